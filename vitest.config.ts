@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Integration files each create their own databases; running files in parallel on a
+    // 2-core machine mostly adds contention, so keep a small pool.
+    maxWorkers: 2,
+  },
+});
