@@ -1,0 +1,68 @@
+/**
+ * Builds the publication Fastify instance: cross-cutting plugins and hooks first (request ids,
+ * timing, compression, errors), then the routes under BASE_PATH. Static routes are registered
+ * before the `/:db/...` family; the router also prefers static segments, so a database called
+ * `health` never shadows `/health`.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
+import Fastify, { type FastifyInstance } from 'fastify';
+import './fastify-types.js';
+import { installErrorHandling } from './http/error-handling.js';
+import { MethodGuard } from './http/method-guard.js';
+import { discoveryRoutes } from './routes/discovery-routes.js';
+import { recordsRoutes } from './routes/records-routes.js';
+import type { PublicationContext } from './services/context.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildPublicationApp(ctx: PublicationContext): Promise<FastifyInstance> {
+  const level = ctx.config.logLevel;
+  const app = Fastify({
+    logger:
+      level === 'silent'
+        ? false
+        : { level, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] },
+    // An incoming X-Request-Id is echoed when it is a sane token; otherwise we mint one.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { maxParamLength: 500 },
+    return503OnClosing: true,
+  });
+  app.decorate('ctx', ctx);
+
+  const guard = new MethodGuard();
+  app.addHook('onRoute', (route) => guard.add(route.method, route.url));
+  installErrorHandling(app, guard);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
+    return payload;
+  });
+
+  await app.register(compress, {
+    encodings: ['br', 'gzip', 'deflate'],
+    // Quality 4 keeps brotli cheaper than gzip -6 while still smaller on JSON.
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(discoveryRoutes);
+      await api.register(recordsRoutes);
+    },
+    { prefix: ctx.config.basePath },
+  );
+  if (ctx.config.basePath !== '') {
+    // Browsers ask for /favicon.ico at the root whatever BASE_PATH is.
+    app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
+  }
+  return app;
+}

@@ -1,0 +1,137 @@
+/**
+ * Every environment variable of the publication API, validated once at start. An invalid or
+ * empty value is a ConfigError naming the variable; nothing falls back silently.
+ * README's configuration table documents the same list (keep them together).
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../common/config-error.js';
+import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+
+export const DB_NAME_PATTERN = /^[A-Za-z0-9_$-]{1,64}$/;
+
+const envSchema = z.object({
+  PORT: intVar('PORT', 3100, 0, 65535),
+  HOST: stringVarOr('HOST', '127.0.0.1'),
+  BASE_PATH: stringVarOr('BASE_PATH', '/publication/server_api/v2'),
+  LOG_LEVEL: enumVar('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  DB_DRIVER: enumVar('DB_DRIVER', ['mariadb', 'mysql', 'sqlite'] as const),
+  DB_HOST: stringVar('DB_HOST'),
+  DB_PORT: intVar('DB_PORT', 3306, 1, 65535),
+  DB_USER: stringVar('DB_USER'),
+  DB_PASSWORD: z.string().optional(), // may legitimately be empty
+  DB_SOCKET: stringVar('DB_SOCKET'),
+  DB_NAMES: listVar('DB_NAMES'),
+  DB_POOL_MAX: intVar('DB_POOL_MAX', 10, 1, 1000),
+  DB_SQLITE_DIR: stringVarOr('DB_SQLITE_DIR', './data/publication'),
+  DB_SQLITE_WORKERS: intVar('DB_SQLITE_WORKERS', Math.min(4, Math.max(2, availableParallelism())), 1, 64),
+  MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
+  API_KEYS: z.string().optional(),
+  CORS_ORIGIN: stringVar('CORS_ORIGIN'),
+  RATE_LIMIT_RPM: intVar('RATE_LIMIT_RPM', 100, 1, 1_000_000),
+  CACHE_MAX_AGE: intVar('CACHE_MAX_AGE', 60, 0, 31_536_000),
+  REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+  DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
+  MCP_ENABLED: boolVar('MCP_ENABLED', true),
+  MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
+});
+
+export type DbDriverName = 'mariadb' | 'sqlite';
+
+export interface PublicationConfig {
+  port: number;
+  host: string;
+  basePath: string;
+  logLevel: string;
+  driver: DbDriverName;
+  dbNames: string[];
+  mariadb: {
+    host?: string;
+    port: number;
+    user?: string;
+    password?: string;
+    socketPath?: string;
+    poolMax: number;
+  };
+  sqlite: { dir: string; workers: number };
+  mediaBaseUrl: string;
+  apiKeys: string[];
+  corsOrigin?: string;
+  rateLimitRpm: number;
+  cacheMaxAge: number;
+  requestTimeoutMs: number;
+  deploymentMode: 'standalone' | 'apache' | 'nginx';
+  mcpEnabled: boolean;
+  mcpPath: string;
+}
+
+function normalizePath(name: string, value: string, problems: string[]): string {
+  if (value === '/') return '';
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) {
+    problems.push(`${name} must be a path like /publication/server_api/v2, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every problem. */
+export function loadPublicationConfig(
+  env: Record<string, string | undefined> = process.env,
+): PublicationConfig {
+  const e = parseEnv(envSchema, env);
+  const problems: string[] = [];
+  const driver: DbDriverName = e.DB_DRIVER
+    ? e.DB_DRIVER === 'sqlite'
+      ? 'sqlite'
+      : 'mariadb'
+    : e.DB_HOST || e.DB_SOCKET
+      ? 'mariadb'
+      : 'sqlite';
+  const basePath = normalizePath('BASE_PATH', e.BASE_PATH, problems);
+  const mcpPath = normalizePath('MCP_PATH', e.MCP_PATH, problems);
+  if (mcpPath === '') problems.push('MCP_PATH must not be the root path');
+  const dbNames = e.DB_NAMES ?? [];
+  for (const name of dbNames) {
+    if (!DB_NAME_PATTERN.test(name)) problems.push(`DB_NAMES item "${name}" is not a valid database name`);
+  }
+  if (new Set(dbNames).size !== dbNames.length) problems.push('DB_NAMES lists a database twice');
+  if (driver === 'mariadb' && dbNames.length === 0) {
+    problems.push('DB_NAMES is required with the mariadb driver (comma-separated list of public databases)');
+  }
+  if (e.MEDIA_BASE_URL && !/^(https?:\/\/|\/)/.test(e.MEDIA_BASE_URL)) {
+    problems.push(`MEDIA_BASE_URL must start with http://, https:// or /, got "${e.MEDIA_BASE_URL}"`);
+  }
+  const apiKeys =
+    e.API_KEYS === undefined
+      ? []
+      : e.API_KEYS.split(',')
+          .map((k) => k.trim())
+          .filter((k) => k !== '');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    basePath,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    driver,
+    dbNames,
+    mariadb: {
+      host: e.DB_HOST ?? (e.DB_SOCKET ? undefined : '127.0.0.1'),
+      port: e.DB_PORT,
+      user: e.DB_USER,
+      password: e.DB_PASSWORD,
+      socketPath: e.DB_SOCKET,
+      poolMax: e.DB_POOL_MAX,
+    },
+    sqlite: { dir: resolve(e.DB_SQLITE_DIR), workers: e.DB_SQLITE_WORKERS },
+    mediaBaseUrl: e.MEDIA_BASE_URL.replace(/\/+$/, ''),
+    apiKeys,
+    corsOrigin: e.CORS_ORIGIN,
+    rateLimitRpm: e.RATE_LIMIT_RPM,
+    cacheMaxAge: e.CACHE_MAX_AGE,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
+    mcpEnabled: e.MCP_ENABLED,
+    mcpPath,
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Chooses and builds the engine from the configuration. For SQLite, the public databases are the
+ * `<name>.sqlite` files of DB_SQLITE_DIR (all of them when DB_NAMES is not set).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../common/config-error.js';
+import { DB_NAME_PATTERN, type PublicationConfig } from '../config.js';
+import { MariadbDriver } from './mariadb-driver.js';
+import { SqliteDriver } from './sqlite-driver.js';
+import type { Driver } from './types.js';
+
+/** Fills in DB_NAMES for SQLite and checks that every named file exists. */
+export function resolveSqliteNames(config: PublicationConfig): string[] {
+  const dir = config.sqlite.dir;
+  if (!existsSync(dir)) throw new ConfigError([`DB_SQLITE_DIR "${dir}" does not exist`]);
+  if (config.dbNames.length > 0) {
+    const missing = config.dbNames.filter((n) => !existsSync(join(dir, `${n}.sqlite`)));
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map((n) => `DB_NAMES lists "${n}" but ${join(dir, `${n}.sqlite`)} does not exist`),
+      );
+    }
+    return config.dbNames;
+  }
+  const found = readdirSync(dir)
+    .filter((f) => f.endsWith('.sqlite'))
+    .map((f) => f.slice(0, -'.sqlite'.length))
+    .filter((n) => DB_NAME_PATTERN.test(n))
+    .sort();
+  if (found.length === 0) {
+    throw new ConfigError([
+      `DB_SQLITE_DIR "${dir}" holds no .sqlite files; set DB_NAMES or run npm run demo`,
+    ]);
+  }
+  return found;
+}
+
+export function createDriver(config: PublicationConfig): Driver {
+  return config.driver === 'sqlite'
+    ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers)
+    : new MariadbDriver(config.mariadb, config.dbNames);
+}

@@ -1,0 +1,39 @@
+/**
+ * Assembles a DatabaseSchema from the rows each engine's catalogue returns, so the two drivers
+ * share the rules (what counts as multilingual, how columns are indexed by name).
+ */
+import { columnKind } from './column-kind.js';
+import type { DatabaseSchema, TableInfo } from './types.js';
+
+export interface RawColumn {
+  table: string;
+  name: string;
+  type: string;
+}
+
+export function buildSchema(
+  columns: RawColumn[],
+  rowEstimates: Map<string, number>,
+  fulltext: Map<string, Set<string>>,
+): DatabaseSchema {
+  const tables = new Map<string, TableInfo>();
+  for (const c of columns) {
+    let t = tables.get(c.table);
+    if (!t) {
+      t = {
+        name: c.table,
+        columns: [],
+        columnsByName: new Map(),
+        rowEstimate: Math.max(0, Math.round(rowEstimates.get(c.table) ?? 0)),
+        hasLang: false,
+        fulltextColumns: fulltext.get(c.table) ?? new Set(),
+      };
+      tables.set(c.table, t);
+    }
+    const info = { name: c.name, type: c.type, kind: columnKind(c.type) };
+    t.columns.push(info);
+    t.columnsByName.set(c.name, info);
+    if (c.name === 'lang') t.hasLang = true;
+  }
+  return { tables };
+}

@@ -1,0 +1,40 @@
+/**
+ * Caches each database's introspected schema for a short time (default 30 s) with single-flight:
+ * concurrent requests after expiry share one catalogue query instead of stampeding the server.
+ */
+import type { DatabaseSchema, Driver } from './types.js';
+
+interface Entry {
+  schema?: DatabaseSchema;
+  loadedAt: number;
+  inflight?: Promise<DatabaseSchema>;
+}
+
+export class SchemaCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly ttlMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(db: string): Promise<DatabaseSchema> {
+    const entry = this.entries.get(db) ?? { loadedAt: 0 };
+    this.entries.set(db, entry);
+    if (entry.schema && this.now() - entry.loadedAt < this.ttlMs) return Promise.resolve(entry.schema);
+    if (!entry.inflight) {
+      entry.inflight = this.driver
+        .introspect(db)
+        .then((schema) => {
+          entry.schema = schema;
+          entry.loadedAt = this.now();
+          return schema;
+        })
+        .finally(() => {
+          entry.inflight = undefined;
+        });
+    }
+    return entry.inflight;
+  }
+}

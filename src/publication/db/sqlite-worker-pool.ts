@@ -1,0 +1,84 @@
+/**
+ * A small pool of worker threads that own the SQLite connections (see sqlite-worker.cjs). Work
+ * goes to the worker with the fewest requests in flight; a worker that dies fails its pending
+ * requests and is replaced, so one bad query never takes the service down.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+export class SqliteWorkerError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'SqliteWorkerError';
+  }
+}
+
+const WORKER_URL = new URL('./sqlite-worker.cjs', import.meta.url);
+
+export class SqliteWorkerPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+
+  constructor(
+    private readonly dir: string,
+    size: number,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL, { workerData: { dir: this.dir, modulePath: this.modulePath } });
+    const slot: Slot = { worker, pending: new Map() };
+    worker.on(
+      'message',
+      (msg: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
+        const p = slot.pending.get(msg.id);
+        if (!p) return;
+        slot.pending.delete(msg.id);
+        if (msg.error) p.reject(new SqliteWorkerError(msg.error.message, msg.error.code));
+        else p.resolve(msg.result);
+      },
+    );
+    const fail = (err: Error) => {
+      for (const p of slot.pending.values()) p.reject(err);
+      slot.pending.clear();
+      const index = this.slots.indexOf(slot);
+      if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new SqliteWorkerError(`SQLite worker exited with code ${code}`)));
+    worker.unref();
+    return slot;
+  }
+
+  run<T>(message: Record<string, unknown>): Promise<T> {
+    if (this.closed) return Promise.reject(new SqliteWorkerError('SQLite pool is closed'));
+    let slot = this.slots[0]!;
+    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      slot.worker.postMessage({ ...message, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

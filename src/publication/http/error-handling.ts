@@ -1,0 +1,84 @@
+/**
+ * The single place where failures become HTTP answers: typed errors to their problem, engine
+ * outages to 503, Fastify's own client errors to 4xx problems, anything else to a logged 500.
+ * Also the not-found handler that tells 404 from 405.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailable } from '../db/types.js';
+import type { MethodGuard } from './method-guard.js';
+import { ProblemError, type ProblemKind, toProblem } from './problems.js';
+import { pathOf } from './query-params.js';
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply
+    .code(err.status)
+    .type('application/problem+json; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .send(JSON.stringify(toProblem(err, pathOf(request.url))));
+}
+
+const FASTIFY_KINDS: Record<number, ProblemKind> = {
+  400: 'bad-request',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+};
+
+/** Maps any thrown value to a ProblemError; unexpected faults are logged here, once. */
+export function asProblem(request: FastifyRequest, err: unknown): ProblemError {
+  if (err instanceof ProblemError) return err;
+  if (err instanceof DatabaseUnavailable) {
+    request.log.warn({ db: err.db, err: err.message }, 'database unavailable');
+    return new ProblemError(
+      'database-unavailable',
+      `database "${err.db}" is unavailable right now; try again later`,
+    );
+  }
+  const fe = err as FastifyError;
+  const kind = typeof fe?.statusCode === 'number' ? FASTIFY_KINDS[fe.statusCode] : undefined;
+  if (kind) {
+    return new ProblemError(
+      kind,
+      fe.message,
+      kind === 'bad-request'
+        ? [
+            {
+              name: fe.code === 'FST_ERR_BAD_URL' ? 'url' : 'body',
+              in: fe.code === 'FST_ERR_BAD_URL' ? 'path' : 'body',
+              detail: fe.message,
+            },
+          ]
+        : undefined,
+    );
+  }
+  request.log.error({ err }, 'unexpected error');
+  return new ProblemError('internal', 'the server failed to answer this request; it has been logged');
+}
+
+export function installErrorHandling(app: FastifyInstance, guard: MethodGuard): void {
+  app.setErrorHandler((err, request, reply) => sendProblem(request, reply, asProblem(request, err)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request.url);
+    const allowed = guard.allowed(path);
+    if (allowed.length === 0) {
+      return sendProblem(request, reply, new ProblemError('not-found', `no route ${request.method} ${path}`));
+    }
+    const allow = allowed.join(', ');
+    if (request.method === 'OPTIONS') return reply.code(204).header('Allow', allow).send();
+    return sendProblem(
+      request,
+      reply,
+      new ProblemError(
+        'method-not-allowed',
+        `${request.method} is not allowed on ${path}; use ${allow}`,
+        undefined,
+        {
+          Allow: allow,
+        },
+      ),
+    );
+  });
+}

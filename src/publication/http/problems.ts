@@ -1,0 +1,116 @@
+/**
+ * The typed errors that code below the routes throws, and their one mapping to RFC 9457
+ * problem+json. Each kind has a stable `type` URI; clients can switch on it.
+ */
+export const PROBLEM_BASE = 'https://dedalo.dev/problems/publication';
+
+export type ProblemKind =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'unsupported-media-type'
+  | 'payload-too-large'
+  | 'rate-limited'
+  | 'database-unavailable'
+  | 'timeout'
+  | 'internal';
+
+export interface ParameterProblem {
+  /** The parameter as the client wrote it: `limit`, `filter[name][eq]`, `id`. */
+  name: string;
+  in: 'query' | 'path' | 'header' | 'body';
+  detail: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: ParameterProblem[];
+}
+
+const TITLES: Record<ProblemKind, [number, string]> = {
+  'bad-request': [400, 'Bad Request'],
+  unauthorized: [401, 'Unauthorized'],
+  'not-found': [404, 'Not Found'],
+  'method-not-allowed': [405, 'Method Not Allowed'],
+  'unsupported-media-type': [415, 'Unsupported Media Type'],
+  'payload-too-large': [413, 'Payload Too Large'],
+  'rate-limited': [429, 'Too Many Requests'],
+  'database-unavailable': [503, 'Service Unavailable'],
+  timeout: [504, 'Gateway Timeout'],
+  internal: [500, 'Internal Server Error'],
+};
+
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly title: string;
+  constructor(
+    readonly kind: ProblemKind,
+    readonly detail: string,
+    readonly errors?: ParameterProblem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+    [this.status, this.title] = TITLES[kind];
+  }
+}
+
+/** One or more bad parameters; always a 400 with an `errors` entry per parameter. */
+export class ValidationError extends ProblemError {
+  constructor(readonly problems: ParameterProblem[]) {
+    super(
+      'bad-request',
+      problems.length === 1 ? problems[0]!.detail : `${problems.length} parameters are invalid; see errors`,
+      problems,
+    );
+    this.name = 'ValidationError';
+  }
+}
+
+export function invalidQuery(name: string, detail: string): ValidationError {
+  return new ValidationError([{ name, in: 'query', detail }]);
+}
+
+export function notFound(detail: string): ProblemError {
+  return new ProblemError('not-found', detail);
+}
+
+export function toProblem(err: ProblemError, instance: string): Problem {
+  const problem: Problem = {
+    type: `${PROBLEM_BASE}/${err.kind}`,
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+    instance,
+  };
+  if (err.status === 400) problem.errors = err.errors ?? [];
+  return problem;
+}
+
+/** Collects parameter problems so one response can name every bad parameter at once. */
+export class ProblemCollector {
+  readonly problems: ParameterProblem[] = [];
+  add(name: string, detail: string, where: ParameterProblem['in'] = 'query'): void {
+    this.problems.push({ name, in: where, detail });
+  }
+  /** Runs `fn`, recording its ValidationError instead of throwing; returns undefined on error. */
+  try<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ValidationError) {
+        this.problems.push(...err.problems);
+        return undefined;
+      }
+      throw err;
+    }
+  }
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw new ValidationError(this.problems);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Starts a publication server from a configuration: engine, schema cache, app, listen. Used by
+ * main.ts, the demo launcher, the tests and the benchmarks alike, so they all run the same thing.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildPublicationApp } from './app.js';
+import type { PublicationConfig } from './config.js';
+import { createDriver, resolveSqliteNames } from './db/create-driver.js';
+import { SchemaCache } from './db/schema-cache.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startPublicationServer(config: PublicationConfig): Promise<RunningServer> {
+  const resolved = config.driver === 'sqlite' ? { ...config, dbNames: resolveSqliteNames(config) } : config;
+  const driver = createDriver(resolved);
+  const schemas = new SchemaCache(driver);
+  const app = await buildPublicationApp({ config: resolved, driver, schemas });
+  app.addHook('onClose', async () => driver.close());
+  await app.listen({ port: resolved.port, host: resolved.host });
+  const port = (app.server.address() as { port: number }).port;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  return {
+    app,
+    url: `http://${host}:${port}${resolved.basePath}`,
+    close: () => app.close(),
+  };
+}

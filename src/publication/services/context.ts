@@ -1,0 +1,13 @@
+/**
+ * What every service needs: the configuration, the engine and the schema cache. Built once by
+ * main.ts (or a test) and passed down; there is no module-level state.
+ */
+import type { PublicationConfig } from '../config.js';
+import type { SchemaCache } from '../db/schema-cache.js';
+import type { Driver } from '../db/types.js';
+
+export interface PublicationContext {
+  config: PublicationConfig;
+  driver: Driver;
+  schemas: SchemaCache;
+}
