@@ -1,0 +1,133 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCases, rawRequest, type TestServer, startTestServer } from '../helpers/publication-server.js';
+
+describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
+  let s: TestServer;
+  const page = () => `/${c.db}/tables/interview/records?limit=50`;
+
+  beforeAll(async () => {
+    s = await startTestServer(c, { CACHE_MAX_AGE: '120', BASE_PATH: '/archive/api/v2' });
+  });
+  afterAll(async () => s.close());
+
+  it('serves every route under BASE_PATH and 404s outside it', async () => {
+    expect(new URL(s.base).pathname).toBe('/archive/api/v2');
+    expect((await s.get('/databases')).status).toBe(200);
+    const outside = await s.request('GET', '/publication/server_api/v2/databases');
+    expect(outside.status).toBe(404);
+    expect(outside.json.type).toMatch(/\/not-found$/);
+  });
+
+  it('puts a weak ETag on cacheable responses and answers a matching If-None-Match with 304', async () => {
+    const first = await s.get(page());
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=120');
+    // The timing field changes between calls, the ETag must not.
+    const second = await s.get(page());
+    expect(second.headers.etag).toBe(etag);
+    const notModified = await s.get(page(), { 'If-None-Match': etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+    const listed = await s.get(page(), { 'If-None-Match': `W/"other", ${etag}` });
+    expect(listed.status).toBe(304);
+    const other = await s.get(`/${c.db}/tables/interview/records?limit=51`, { 'If-None-Match': etag });
+    expect(other.status).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+  });
+
+  it('reports the processing time in X-Response-Time and meta.response_time_ms', async () => {
+    const res = await s.get(page());
+    expect(res.headers['x-response-time']).toMatch(/^\d+(\.\d+)?ms$/);
+    expect(res.json.meta.response_time_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('echoes a sane incoming X-Request-Id and mints one otherwise', async () => {
+    const echoed = await s.get('/databases', { 'X-Request-Id': 'trace-abc.123' });
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123');
+    const minted = await s.get('/databases');
+    expect(minted.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await s.get('/databases', { 'X-Request-Id': 'a b<script>' });
+    expect(hostile.headers['x-request-id']).not.toBe('a b<script>');
+  });
+
+  it('compresses with gzip or brotli as the client negotiates', async () => {
+    const plain = await s.get(page());
+    const gz = await s.get(page(), { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const br = await s.get(page(), { 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    const strip = (b: Buffer) => JSON.parse(b.toString()).data;
+    expect(strip(gunzipSync(gz.body))).toEqual(plain.json.data);
+    expect(strip(brotliDecompressSync(br.body))).toEqual(plain.json.data);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers HEAD wherever GET works, with headers and no body', async () => {
+    const res = await s.request('HEAD', `${new URL(s.base).pathname}${page()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(res.headers.etag).toMatch(/^W\//);
+  });
+
+  it('answers a wrong method with 405 and Allow, and an unknown route with 404', async () => {
+    const bp = new URL(s.base).pathname;
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await s.request(method, `${bp}${page()}`);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.json.type).toMatch(/\/method-not-allowed$/);
+    }
+    const unknown = await s.get('/no/such/route/here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ status: 404, title: 'Not Found', instance: `${bp}/no/such/route/here` });
+  });
+
+  it('serves the favicon as 204 with no body', async () => {
+    const res = await s.get('/favicon.ico');
+    expect(res.status).toBe(204);
+    expect(res.body.length).toBe(0);
+    const root = await s.request('GET', '/favicon.ico');
+    expect(root.status).toBe(204);
+  });
+
+  it('answers malformed percent-encoding with a 400 problem, not a 500', async () => {
+    const query = await s.get(`/${c.db}/tables/interview/records?filter%5Btitle%5D=%E0%A4%A`);
+    expect(query.status).toBe(400);
+    expect(query.json.errors.length).toBeGreaterThan(0);
+    const path = await s.get(`/${c.db}/tables/inter%ZZview/records`);
+    expect(path.status).toBe(400);
+    expect(path.headers['content-type']).toMatch(/problem\+json/);
+  });
+
+  it('never caches problems', async () => {
+    const res = await s.get('/nodb/tables');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+  });
+});
+
+describe('when the database is unreachable', () => {
+  it('answers 503 with a problem instead of a 500', async () => {
+    const { loadPublicationConfig } = await import('../../src/publication/config.js');
+    const { startPublicationServer } = await import('../../src/publication/server.js');
+    const server = await startPublicationServer(
+      loadPublicationConfig({
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        DB_DRIVER: 'mariadb',
+        DB_HOST: '127.0.0.1',
+        DB_PORT: '9', // discard port: nothing listens, the connection is refused at once
+        DB_NAMES: 'gone',
+      }),
+    );
+    try {
+      const res = await rawRequest(`${server.url}/gone/tables`);
+      expect(res.status).toBe(503);
+      expect(res.json.type).toMatch(/\/database-unavailable$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
