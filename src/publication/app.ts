@@ -9,7 +9,7 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import './fastify-types.js';
-import { installErrorHandling } from './http/error-handling.js';
+import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
 import { MethodGuard } from './http/method-guard.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
@@ -32,6 +32,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     },
     routerOptions: { maxParamLength: 500 },
     return503OnClosing: true,
+    // Malformed URLs and unparsable bodies are the client's fault: answer with a problem.
+    frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
   });
   app.decorate('ctx', ctx);
 

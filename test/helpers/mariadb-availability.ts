@@ -28,6 +28,8 @@ export async function requireMariadbOrSkip(): Promise<boolean> {
   if (process.env.CI === 'true') {
     throw new Error(`CI=true but MariaDB is not reachable at ${where}: the server-backed suites cannot run`);
   }
-  console.warn(`\n[skip] MariaDB is not reachable at ${where}: MariaDB suites are skipped (SQLite suites still run).\n`);
+  console.warn(
+    `\n[skip] MariaDB is not reachable at ${where}: MariaDB suites are skipped (SQLite suites still run).\n`,
+  );
   return false;
 }

@@ -42,7 +42,9 @@ export function engineCases(): EngineCase[] {
       return {
         query: async <T>(sql: string, params: unknown[] = []) => conn.prepare(sql).all(...params) as T[],
         q: (id) => `"${id}"`,
-        close: async () => conn.close(),
+        close: async () => {
+          conn.close();
+        },
       };
     },
   });
@@ -120,7 +122,10 @@ export function rawRequest(
   });
 }
 
-export async function startTestServer(c: EngineCase, extraEnv: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  c: EngineCase,
+  extraEnv: Record<string, string> = {},
+): Promise<TestServer> {
   const config = loadPublicationConfig({ PORT: '0', LOG_LEVEL: 'silent', ...c.env, ...extraEnv });
   const server = await startPublicationServer(config);
   const origin = server.url.slice(0, server.url.length - config.basePath.length);
@@ -128,7 +133,8 @@ export async function startTestServer(c: EngineCase, extraEnv: Record<string, st
     server,
     base: server.url,
     get: (path, headers) => rawRequest(`${server.url}${path}`, 'GET', headers),
-    request: (method, path, headers, body) => rawRequest(`${origin}${path.startsWith('/') ? '' : '/'}${path}`, method, headers, body),
+    request: (method, path, headers, body) =>
+      rawRequest(`${origin}${path.startsWith('/') ? '' : '/'}${path}`, method, headers, body),
     close: () => server.close(),
   };
 }

@@ -38,7 +38,13 @@ describe('publication configuration', () => {
   });
 
   it('names the variable of every invalid or empty value instead of defaulting to 0', () => {
-    const problems = problemsOf({ PORT: 'abc', DB_POOL_MAX: '', RATE_LIMIT_RPM: '0', MCP_ENABLED: 'maybe', DB_DRIVER: 'oracle' });
+    const problems = problemsOf({
+      PORT: 'abc',
+      DB_POOL_MAX: '',
+      RATE_LIMIT_RPM: '0',
+      MCP_ENABLED: 'maybe',
+      DB_DRIVER: 'oracle',
+    });
     expect(problems.join('\n')).toMatch(/PORT must be an integer/);
     expect(problems.join('\n')).toMatch(/DB_POOL_MAX is set but empty/);
     expect(problems.join('\n')).toMatch(/RATE_LIMIT_RPM must be between 1/);
@@ -49,7 +55,9 @@ describe('publication configuration', () => {
   it('requires DB_NAMES for MariaDB and validates its items', () => {
     expect(problemsOf({ DB_DRIVER: 'mariadb' }).join()).toMatch(/DB_NAMES is required/);
     expect(problemsOf({ DB_DRIVER: 'mariadb', DB_NAMES: 'a,,b' }).join()).toMatch(/empty item/);
-    expect(problemsOf({ DB_DRIVER: 'mariadb', DB_NAMES: 'a;drop' }).join()).toMatch(/not a valid database name/);
+    expect(problemsOf({ DB_DRIVER: 'mariadb', DB_NAMES: 'a;drop' }).join()).toMatch(
+      /not a valid database name/,
+    );
     expect(loadPublicationConfig({ DB_DRIVER: 'mariadb', DB_NAMES: ' a , b ' }).dbNames).toEqual(['a', 'b']);
   });
 

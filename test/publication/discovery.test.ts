@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MARIADB } from '../helpers/mariadb-availability.js';
-import { type DirectDb, engineCases, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import {
+  type DirectDb,
+  engineCases,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
 
 describe.each(engineCases())('discovery on $engine', (c) => {
   let s: TestServer;
@@ -31,7 +36,12 @@ describe.each(engineCases())('discovery on $engine', (c) => {
     expect(res.json).toEqual({
       name: expect.any(String),
       version: '2.1.0',
-      links: { databases: `${bp}/databases`, docs: `${bp}/docs`, openapi: `${bp}/openapi.yaml`, health: `${bp}/health` },
+      links: {
+        databases: `${bp}/databases`,
+        docs: `${bp}/docs`,
+        openapi: `${bp}/openapi.yaml`,
+        health: `${bp}/health`,
+      },
     });
   });
 
@@ -46,7 +56,9 @@ describe.each(engineCases())('discovery on $engine', (c) => {
     const res = await s.get(`/${c.db}/tables`);
     expect(res.status).toBe(200);
     const names = res.json.data.map((t: { name: string }) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['interview', 'informant', 'publication_schema', 'ts_themes']));
+    expect(names).toEqual(
+      expect.arrayContaining(['interview', 'informant', 'publication_schema', 'ts_themes']),
+    );
     expect(names.some((n: string) => n.startsWith('fts_') || n.startsWith('sqlite_'))).toBe(false);
     const interview = res.json.data.find((t: { name: string }) => t.name === 'interview');
     const exact = Number((await direct.query<{ n: number }>('SELECT COUNT(*) AS n FROM interview'))[0]!.n);
@@ -68,7 +80,13 @@ describe.each(engineCases())('discovery on $engine', (c) => {
   });
 
   it('answers 404 for an unknown database, one not in DB_NAMES, and an unknown table', async () => {
-    for (const path of ['/nodb/tables', `/${hidden}/tables`, `/${hidden}/tables/interview/records`, `/${c.db}/tables/nope`, `/${c.db}/tables/nope/records`]) {
+    for (const path of [
+      '/nodb/tables',
+      `/${hidden}/tables`,
+      `/${hidden}/tables/interview/records`,
+      `/${c.db}/tables/nope`,
+      `/${c.db}/tables/nope/records`,
+    ]) {
       const res = await s.get(path);
       expect(res.status, path).toBe(404);
       expect(res.json.type, path).toMatch(/\/not-found$/);
@@ -87,7 +105,10 @@ describe.each(engineCases())('databases named like static routes on $engine', (c
   let created = false;
   beforeAll(async () => {
     if (c.engine === 'sqlite') {
-      copyFileSync(join(inject('sqliteDir'), `${c.db}.sqlite`), join(inject('sqliteDir'), 'databases.sqlite'));
+      copyFileSync(
+        join(inject('sqliteDir'), `${c.db}.sqlite`),
+        join(inject('sqliteDir'), 'databases.sqlite'),
+      );
     } else {
       const conn = await mysql.createConnection(MARIADB);
       const [rows] = await conn.query("SHOW DATABASES LIKE 'databases'");

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineCases, rawRequest, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import { engineCases, rawRequest, startTestServer, type TestServer } from '../helpers/publication-server.js';
 
 describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
   let s: TestServer;
@@ -81,7 +81,11 @@ describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
     }
     const unknown = await s.get('/no/such/route/here');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ status: 404, title: 'Not Found', instance: `${bp}/no/such/route/here` });
+    expect(unknown.json).toMatchObject({
+      status: 404,
+      title: 'Not Found',
+      instance: `${bp}/no/such/route/here`,
+    });
   });
 
   it('serves the favicon as 204 with no body', async () => {

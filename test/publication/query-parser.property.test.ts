@@ -23,15 +23,26 @@ const COLUMNS = ['section_id', 'lang', 'title', 'order'];
 const keyArb = fc.oneof(
   fc.constantFrom('limit', 'offset', 'sort', 'fields', 'lang', 'count', 'filter', 'filter[', 'filter[]'),
   fc
-    .tuple(fc.oneof(fc.constantFrom(...COLUMNS), fc.string()), fc.option(fc.oneof(fc.constantFrom('eq', 'in', 'like', 'is_null', 'gt'), fc.string())))
+    .tuple(
+      fc.oneof(fc.constantFrom(...COLUMNS), fc.string()),
+      fc.option(fc.oneof(fc.constantFrom('eq', 'in', 'like', 'is_null', 'gt'), fc.string())),
+    )
     .map(([c, op]) => (op === null ? `filter[${c}]` : `filter[${c}][${op}]`)),
   fc.string(),
 );
-const valueArb = fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('', 'lg-eng', '1|2|x', '-lang,title', '%', '%ZZ', '1e999'));
+const valueArb = fc.oneof(
+  fc.string(),
+  fc.integer().map(String),
+  fc.constantFrom('', 'lg-eng', '1|2|x', '-lang,title', '%', '%ZZ', '1e999'),
+);
 const queryArb = fc
   .array(fc.tuple(keyArb, valueArb), { maxLength: 8 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
-const rawQueryArb = fc.oneof(queryArb, fc.string(), fc.string().map((s) => s.replaceAll('x', '%')));
+const rawQueryArb = fc.oneof(
+  queryArb,
+  fc.string(),
+  fc.string().map((s) => s.replaceAll('x', '%')),
+);
 
 function parseOrValidationError(fn: () => unknown): void {
   try {

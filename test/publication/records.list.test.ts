@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DirectDb, engineCases, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import {
+  type DirectDb,
+  engineCases,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
 
 const F = (s: string) => encodeURIComponent(s); // percent-encode brackets and pipes as clients must
 
@@ -49,8 +54,12 @@ describe.each(engineCases())('records list on $engine', (c) => {
     expect(res.status).toBe(200);
     const ids = res.json.data.map((r: { section_id: number }) => r.section_id);
     expect(ids).toEqual([10, 11, 12, 13, 14, 16, 17, 18, 19, 20]);
-    const gte = await records(`?${F('filter[section_id][gte]')}=58&${F('filter[section_id][lt]')}=60&fields=section_id`);
-    expect(new Set(gte.json.data.map((r: { section_id: number }) => r.section_id))).toEqual(new Set([58, 59]));
+    const gte = await records(
+      `?${F('filter[section_id][gte]')}=58&${F('filter[section_id][lt]')}=60&fields=section_id`,
+    );
+    expect(new Set(gte.json.data.map((r: { section_id: number }) => r.section_id))).toEqual(
+      new Set([58, 59]),
+    );
   });
 
   it('matches SQL LIKE patterns with like', async () => {
@@ -74,7 +83,9 @@ describe.each(engineCases())('records list on $engine', (c) => {
   it('not_in excludes every listed value', async () => {
     const res = await records(`?${F('filter[lang][not_in]')}=${F('lg-spa|lg-eng')}&count=true&limit=1000`);
     expect(res.status).toBe(200);
-    expect(res.json.data.every((r: { lang: string }) => r.lang !== 'lg-spa' && r.lang !== 'lg-eng')).toBe(true);
+    expect(res.json.data.every((r: { lang: string }) => r.lang !== 'lg-spa' && r.lang !== 'lg-eng')).toBe(
+      true,
+    );
     expect(res.json.pagination.total).toBe(await count("WHERE lang NOT IN ('lg-spa', 'lg-eng')"));
   });
 
@@ -105,16 +116,24 @@ describe.each(engineCases())('records list on $engine', (c) => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     const names = res.json.errors.map((e: { name: string }) => e.name);
     expect(names).toEqual(
-      expect.arrayContaining(['filter[nope][eq]', 'filter[section_id][between]', 'filter[section_id]', 'filter[a']),
+      expect.arrayContaining([
+        'filter[nope][eq]',
+        'filter[section_id][between]',
+        'filter[section_id]',
+        'filter[a',
+      ]),
     );
-    expect(res.json.errors.find((e: { name: string }) => e.name === 'filter[nope][eq]').detail).toMatch(/unknown column "nope"/);
+    expect(res.json.errors.find((e: { name: string }) => e.name === 'filter[nope][eq]').detail).toMatch(
+      /unknown column "nope"/,
+    );
   });
 
   it('treats injection attempts in names and values as data or as 400, never as SQL', async () => {
     const value = await records(`?${F('filter[title]')}=${F("x' OR '1'='1")}&count=1`);
     expect(value.status).toBe(200);
     expect(value.json.pagination.total).toBe(0);
-    const name = await records(`?${F('filter[title` + '`' + ' OR 1=1 --][eq]')}=1`);
+    const evilKey = F('filter[title` OR 1=1 --][eq]');
+    const name = await records(`?${evilKey}=1`);
     expect(name.status).toBe(400);
     const sort = await records(`?sort=${F('section_id; DROP TABLE interview')}`);
     expect(sort.status).toBe(400);
@@ -172,7 +191,18 @@ describe.each(engineCases())('records list on $engine', (c) => {
   });
 
   it('refuses limits and offsets outside their bounds or not whole numbers', async () => {
-    for (const q of ['limit=1001', 'limit=-1', 'limit=abc', 'limit=1e3', 'limit=', 'offset=-5', 'offset=1.5', 'limit=99999999999999999999', 'count=yes', 'limit=1&limit=2']) {
+    for (const q of [
+      'limit=1001',
+      'limit=-1',
+      'limit=abc',
+      'limit=1e3',
+      'limit=',
+      'offset=-5',
+      'offset=1.5',
+      'limit=99999999999999999999',
+      'count=yes',
+      'limit=1&limit=2',
+    ]) {
       const res = await records(`?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.json.errors.length, q).toBeGreaterThan(0);
@@ -196,7 +226,9 @@ describe.each(engineCases())('records list on $engine', (c) => {
     expect(first.headers.link).not.toMatch(/rel="prev"/);
     const second = await records('?limit=10&offset=10&fields=section_id,lang');
     const link = String(second.headers.link);
-    expect(link).toContain(`<${new URL(s.base).pathname}/${c.db}/tables/interview/records?limit=10&fields=section_id,lang&offset=20>; rel="next"`);
+    expect(link).toContain(
+      `<${new URL(s.base).pathname}/${c.db}/tables/interview/records?limit=10&fields=section_id,lang&offset=20>; rel="next"`,
+    );
     expect(link).toContain('offset=0>; rel="prev"');
     const all = await records('?limit=1000&fields=section_id,lang');
     expect([...first.json.data, ...second.json.data]).toEqual(all.json.data.slice(0, 20));
@@ -212,10 +244,10 @@ describe.each(engineCases())('records list on $engine', (c) => {
     expect(Array.isArray(row.informant)).toBe(true);
     expect(row.link).toMatchObject({ table: 'informant' });
     expect(typeof row.title).toBe('string');
-    const raw = await direct.query<{ informant: string }>('SELECT informant FROM interview WHERE section_id = ? AND lang = ?', [
-      row.section_id,
-      row.lang,
-    ]);
+    const raw = await direct.query<{ informant: string }>(
+      'SELECT informant FROM interview WHERE section_id = ? AND lang = ?',
+      [row.section_id, row.lang],
+    );
     expect(row.informant).toEqual(JSON.parse(raw[0]!.informant));
   });
 });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DirectDb, engineCases, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import {
+  type DirectDb,
+  engineCases,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
 
 describe.each(engineCases())('single record on $engine', (c) => {
   let s: TestServer;

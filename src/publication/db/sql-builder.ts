@@ -36,9 +36,10 @@ function renderCondition(d: Dialect, c: Condition, params: SqlValue[]): string {
       params.push(...c.value);
       return `${col} ${c.op === 'in' ? 'IN' : 'NOT IN'} (${c.value.map(() => '?').join(', ')})`;
     case 'like':
-      params.push(c.value);
       // Backslash escapes % and _ on both engines (SQLite has no default escape character).
-      return `${col} LIKE ? ESCAPE '\\'`;
+      // The escape character is bound too: a literal '\' means different things per sql_mode.
+      params.push(c.value, '\\');
+      return `${col} LIKE ? ESCAPE ?`;
     default:
       params.push(c.value);
       return `${col} ${COMPARATORS[c.op]} ?`;

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SqliteWorkerPool } from '../../src/publication/db/sqlite-worker-pool.js';
+import { FIXTURE_DB } from '../helpers/global-setup.js';
+
+// Counting to 10 million in a recursive CTE keeps one SQLite worker busy for a while.
+const SLOW_SQL =
+  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) AS n FROM c';
+
+describe('SQLite work runs off the main thread', () => {
+  let pool: SqliteWorkerPool;
+  beforeAll(() => {
+    pool = new SqliteWorkerPool(inject('sqliteDir'), 2);
+  });
+  afterAll(async () => pool.close());
+
+  it('answers a fast query and keeps timers running while a slow query is in progress', async () => {
+    let slowDone = false;
+    const slow = pool
+      .run<{ n: number }[]>({ op: 'all', db: FIXTURE_DB, sql: SLOW_SQL, params: [] })
+      .then((rows) => {
+        slowDone = true;
+        return rows;
+      });
+    const fast = await pool.run<{ n: number }[]>({
+      op: 'all',
+      db: FIXTURE_DB,
+      sql: 'SELECT count(*) AS n FROM informant',
+      params: [],
+    });
+    expect(fast[0]!.n).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(slowDone).toBe(false); // the slow query is still running, yet the loop was free
+    expect((await slow)[0]!.n).toBe(10000000);
+  });
+
+  it('reports a missing database file as an error without killing the pool', async () => {
+    await expect(pool.run({ op: 'all', db: 'no_such_file', sql: 'SELECT 1', params: [] })).rejects.toThrow();
+    const rows = await pool.run<{ ok: number }[]>({
+      op: 'all',
+      db: FIXTURE_DB,
+      sql: 'SELECT 1 AS ok',
+      params: [],
+    });
+    expect(rows[0]!.ok).toBe(1);
+  });
+});
