@@ -16,7 +16,13 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
-import { buildCount, buildSelect, backtickDialect, doubleQuoteDialect, type Dialect } from '../src/publication/db/sql-builder.js';
+import {
+  backtickDialect,
+  buildCount,
+  buildSelect,
+  type Dialect,
+  doubleQuoteDialect,
+} from '../src/publication/db/sql-builder.js';
 import { type LoopResult, mariadbCeiling, type SqlMaker, sqliteCeiling } from './ceiling.js';
 
 const { values: args } = parseArgs({
@@ -52,9 +58,27 @@ const SCENARIOS: Scenario[] = [
     sql: (d) => () =>
       buildSelect(d, {
         table: 'interview',
-        columns: ['section_id', 'lang', 'code', 'title', 'abstract', 'transcription', 'informant', 'audiovisual', 'image', 'link', 'date', 'place', 'duration', 'dd_relations'],
+        columns: [
+          'section_id',
+          'lang',
+          'code',
+          'title',
+          'abstract',
+          'transcription',
+          'informant',
+          'audiovisual',
+          'image',
+          'link',
+          'date',
+          'place',
+          'duration',
+          'dd_relations',
+        ],
         where: pageWhere,
-        orderBy: [{ column: 'section_id', desc: true }, { column: 'lang', desc: false }],
+        orderBy: [
+          { column: 'section_id', desc: true },
+          { column: 'lang', desc: false },
+        ],
         limit: 101,
       }),
   },
@@ -64,7 +88,22 @@ const SCENARIOS: Scenario[] = [
     sql: (d) => () =>
       buildSelect(d, {
         table: 'interview',
-        columns: ['section_id', 'lang', 'code', 'title', 'abstract', 'transcription', 'informant', 'audiovisual', 'image', 'link', 'date', 'place', 'duration', 'dd_relations'],
+        columns: [
+          'section_id',
+          'lang',
+          'code',
+          'title',
+          'abstract',
+          'transcription',
+          'informant',
+          'audiovisual',
+          'image',
+          'link',
+          'date',
+          'place',
+          'duration',
+          'dd_relations',
+        ],
         where: [{ column: 'section_id', op: 'eq', value: randomId() }],
         orderBy: [{ column: 'lang', desc: false }],
         limit: 1000,
@@ -88,7 +127,9 @@ async function ensureArchive(engine: string): Promise<void> {
     }
     mkdirSync(SQLITE_DIR, { recursive: true });
     console.error(`generating ${INTERVIEWS} interviews into ${file}`);
-    await writeSqliteDemo(file, { interviews: INTERVIEWS, seed: 1 }, (d, t) => process.stderr.write(`\r${d}/${t}`));
+    await writeSqliteDemo(file, { interviews: INTERVIEWS, seed: 1 }, (d, t) =>
+      process.stderr.write(`\r${d}/${t}`),
+    );
   } else {
     const conn = await mysql.createConnection(MARIADB);
     try {
@@ -100,7 +141,9 @@ async function ensureArchive(engine: string): Promise<void> {
       await conn.end();
     }
     console.error(`generating ${INTERVIEWS} interviews into MariaDB ${DB}`);
-    await writeMariadbDemo(MARIADB, DB, { interviews: INTERVIEWS, seed: 1 }, (d, t) => process.stderr.write(`\r${d}/${t}`));
+    await writeMariadbDemo(MARIADB, DB, { interviews: INTERVIEWS, seed: 1 }, (d, t) =>
+      process.stderr.write(`\r${d}/${t}`),
+    );
   }
   process.stderr.write('\n');
 }
@@ -113,9 +156,18 @@ async function startServer(engine: string): Promise<ChildProcess> {
     DB_NAMES: DB,
     ...(engine === 'sqlite'
       ? { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: SQLITE_DIR }
-      : { DB_DRIVER: 'mariadb', DB_HOST: MARIADB.host, DB_USER: MARIADB.user, DB_PASSWORD: MARIADB.password, DB_POOL_MAX: '16' }),
+      : {
+          DB_DRIVER: 'mariadb',
+          DB_HOST: MARIADB.host,
+          DB_USER: MARIADB.user,
+          DB_PASSWORD: MARIADB.password,
+          DB_POOL_MAX: '16',
+        }),
   };
-  const child = spawn(process.execPath, ['dist/src/publication/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/src/publication/main.js'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolveReady, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       if (b.toString().includes('listening')) resolveReady();
@@ -138,7 +190,11 @@ async function loadTest(path: () => string): Promise<LoopResult & { errors: numb
     duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }],
   });
-  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    requestsPerSec: result.requests.average,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 async function main(): Promise<void> {
@@ -159,7 +215,12 @@ async function main(): Promise<void> {
         const ceiling =
           engine === 'sqlite'
             ? sqliteCeiling(join(SQLITE_DIR, `${DB}.sqlite`), sc.sql(doubleQuoteDialect), SECONDS)
-            : await mariadbCeiling({ ...MARIADB, database: DB }, sc.sql(backtickDialect), CONNECTIONS, SECONDS);
+            : await mariadbCeiling(
+                { ...MARIADB, database: DB },
+                sc.sql(backtickDialect),
+                CONNECTIONS,
+                SECONDS,
+              );
         const row = `| ${engine} | ${sc.name} | ${api.requestsPerSec.toFixed(0)} | ${api.p99Ms.toFixed(1)} | ${ceiling.requestsPerSec.toFixed(0)} | ${ceiling.p99Ms.toFixed(1)} | ${(api.requestsPerSec / ceiling.requestsPerSec).toFixed(2)} | ${(api.p99Ms / Math.max(ceiling.p99Ms, 0.01)).toFixed(2)} | ${rss} | ${api.errors} |`;
         console.log(row);
         lines.push(row);
