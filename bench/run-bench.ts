@@ -208,6 +208,11 @@ async function main(): Promise<void> {
     await ensureArchive(engine);
     const server = await startServer(engine);
     try {
+      // The HTTP floor: what this machine serves with no database work at all (204 favicon).
+      const floor = await loadTest(() => `${BASE}/favicon.ico`);
+      const floorRow = `| ${engine} | HTTP floor (204, no database) | ${floor.requestsPerSec.toFixed(0)} | ${floor.p99Ms.toFixed(1)} | | | | | ${rssMb(server.pid!)} | ${floor.errors} |`;
+      console.log(floorRow);
+      lines.push(floorRow);
       for (const sc of SCENARIOS) {
         await loadTest(sc.path); // warm-up: schema cache, prepared statements, page cache
         const api = await loadTest(sc.path);

@@ -9,6 +9,7 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import './fastify-types.js';
+import { installApiKeyGuard } from './http/api-key-guard.js';
 import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
 import { MethodGuard } from './http/method-guard.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
@@ -44,6 +45,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  installApiKeyGuard(app, ctx.config.apiKeys);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
     return payload;

@@ -11,8 +11,8 @@ export interface Envelope {
   meta?: Record<string, unknown>;
 }
 
-function etagOf(text: string): string {
-  return `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+function etagOf(bytes: Buffer): string {
+  return `W/"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 
 /** RFC 9110 weak comparison against an If-None-Match list. */
@@ -31,7 +31,8 @@ export function sendJson(
 ): FastifyReply {
   // meta goes last so the timing can be appended without re-serialising the body.
   const { meta, ...rest } = body;
-  const stable = JSON.stringify(meta === undefined ? rest : { ...rest, meta });
+  // Encoded to UTF-8 once: the same bytes are hashed and sent.
+  const stable = Buffer.from(JSON.stringify(meta === undefined ? rest : { ...rest, meta }), 'utf8');
   reply.type('application/json; charset=utf-8');
   if (options.cacheable !== false) {
     const etag = etagOf(stable);
@@ -46,5 +47,6 @@ export function sendJson(
   if (meta === undefined) return reply.send(stable);
   const ms = Math.round(reply.elapsedTime * 100) / 100;
   const separator = Object.keys(meta).length > 0 ? ',' : '';
-  return reply.send(`${stable.slice(0, -2)}${separator}"response_time_ms":${ms}}}`);
+  const tail = Buffer.from(`${separator}"response_time_ms":${ms}}}`, 'utf8');
+  return reply.send(Buffer.concat([stable.subarray(0, stable.length - 2), tail]));
 }
