@@ -35,6 +35,14 @@ const envSchema = z.object({
   DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
   MCP_ENABLED: boolVar('MCP_ENABLED', true),
   MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
+  AV_TABLE: stringVarOr('AV_TABLE', 'interview'),
+  AV_TRANSCRIPTION_COLUMN: stringVarOr('AV_TRANSCRIPTION_COLUMN', 'transcription'),
+  AV_MEDIA_TABLE: stringVarOr('AV_MEDIA_TABLE', 'audiovisual'),
+  AV_MEDIA_RELATION_COLUMN: stringVarOr('AV_MEDIA_RELATION_COLUMN', 'audiovisual'),
+  AV_VIDEO_COLUMN: stringVarOr('AV_VIDEO_COLUMN', 'video'),
+  AV_IMAGE_COLUMN: stringVarOr('AV_IMAGE_COLUMN', 'image'),
+  AV_SPEAKER_TABLE: stringVarOr('AV_SPEAKER_TABLE', 'informant'),
+  AV_SPEAKER_RELATION_COLUMN: stringVarOr('AV_SPEAKER_RELATION_COLUMN', 'informant'),
 });
 
 export type DbDriverName = 'mariadb' | 'sqlite';
@@ -64,6 +72,18 @@ export interface PublicationConfig {
   deploymentMode: 'standalone' | 'apache' | 'nginx';
   mcpEnabled: boolean;
   mcpPath: string;
+  /** Where the audiovisual routes find transcriptions, media and speakers (conventions file). */
+  av: {
+    /** Default table of av-indexation-fragment when section_tipo does not name one. */
+    table: string;
+    transcriptionColumn: string;
+    mediaTable: string;
+    mediaRelationColumn: string;
+    videoColumn: string;
+    imageColumn: string;
+    speakerTable: string;
+    speakerRelationColumn: string;
+  };
 }
 
 function normalizePath(name: string, value: string, problems: string[]): string {
@@ -107,6 +127,10 @@ export function loadPublicationConfig(
       : e.API_KEYS.split(',')
           .map((k) => k.trim())
           .filter((k) => k !== '');
+  for (const key of Object.keys(e).filter((k) => k.startsWith('AV_'))) {
+    const value = e[key as keyof typeof e] as string;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) problems.push(`${key} must be a table or column name, got "${value}"`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -133,5 +157,15 @@ export function loadPublicationConfig(
     deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
     mcpEnabled: e.MCP_ENABLED,
     mcpPath,
+    av: {
+      table: e.AV_TABLE,
+      transcriptionColumn: e.AV_TRANSCRIPTION_COLUMN,
+      mediaTable: e.AV_MEDIA_TABLE,
+      mediaRelationColumn: e.AV_MEDIA_RELATION_COLUMN,
+      videoColumn: e.AV_VIDEO_COLUMN,
+      imageColumn: e.AV_IMAGE_COLUMN,
+      speakerTable: e.AV_SPEAKER_TABLE,
+      speakerRelationColumn: e.AV_SPEAKER_RELATION_COLUMN,
+    },
   };
 }

@@ -7,6 +7,7 @@ import { buildPublicationApp } from './app.js';
 import type { PublicationConfig } from './config.js';
 import { createDriver, resolveSqliteNames } from './db/create-driver.js';
 import { SchemaCache } from './db/schema-cache.js';
+import type { Driver } from './db/types.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -14,9 +15,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startPublicationServer(config: PublicationConfig): Promise<RunningServer> {
+export interface StartOptions {
+  /** Lets tests observe the engine (for example count statements) without replacing it. */
+  wrapDriver?: (driver: Driver) => Driver;
+}
+
+export async function startPublicationServer(
+  config: PublicationConfig,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const resolved = config.driver === 'sqlite' ? { ...config, dbNames: resolveSqliteNames(config) } : config;
-  const driver = createDriver(resolved);
+  const engine = createDriver(resolved);
+  const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver);
   const app = await buildPublicationApp({ config: resolved, driver, schemas });
   app.addHook('onClose', async () => driver.close());

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { inject } from 'vitest';
 import { loadPublicationConfig } from '../../src/publication/config.js';
-import { type RunningServer, startPublicationServer } from '../../src/publication/server.js';
+import { type RunningServer, type StartOptions, startPublicationServer } from '../../src/publication/server.js';
 import { FIXTURE_DB } from './global-setup.js';
 import { MARIADB } from './mariadb-availability.js';
 
