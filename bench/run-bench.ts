@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
-import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
+import { TABLE_DEFS, writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
+import { mariadbSearch, sqliteSearch } from '../src/publication/db/search-sql.js';
 import {
   backtickDialect,
   buildCount,
@@ -23,10 +24,12 @@ import {
   type Dialect,
   doubleQuoteDialect,
 } from '../src/publication/db/sql-builder.js';
-import { type LoopResult, mariadbCeiling, type SqlMaker, sqliteCeiling } from './ceiling.js';
+import { parseSearchQuery } from '../src/publication/text/search-query.js';
+import { type LoopResult, mariadbCeiling, type RequestPlan, sqliteCeiling } from './ceiling.js';
 
 const { values: args } = parseArgs({
   options: {
+    only: { type: 'string', default: '' },
     interviews: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
@@ -45,74 +48,115 @@ const BASE = '/publication/server_api/v2';
 
 interface Scenario {
   name: string;
+  method?: 'GET' | 'POST';
   path: () => string;
-  sql: (d: Dialect) => SqlMaker;
+  body?: () => string;
+  plan: (d: Dialect, engine: string) => RequestPlan;
 }
 
 const randomId = () => 1 + Math.floor(Math.random() * INTERVIEWS);
+const interviewColumns = TABLE_DEFS.find((t) => t.name === 'interview')!.columns.map((c) => c.name);
 const pageWhere = [{ column: 'lang', op: 'eq' as const, value: 'lg-eng' }];
+const stableOrder = [
+  { column: 'section_id', desc: false },
+  { column: 'lang', desc: false },
+];
+const single = (d: Dialect) =>
+  buildSelect(d, {
+    table: 'interview',
+    columns: interviewColumns,
+    where: [{ column: 'section_id', op: 'eq', value: randomId() }],
+    orderBy: [{ column: 'lang', desc: false }],
+    limit: 1000,
+  });
+const SEARCH_WORD = 'memoria';
+const searchSql = (d: Dialect, engine: string) => {
+  const q = {
+    table: 'interview',
+    column: 'transcription',
+    columns: interviewColumns,
+    search: parseSearchQuery(SEARCH_WORD),
+    where: [{ column: 'lang', op: 'eq' as const, value: 'lg-spa' }],
+    orderBy: stableOrder,
+    limit: 21,
+    offset: 0,
+  };
+  return engine === 'sqlite' ? sqliteSearch(d, q) : mariadbSearch(d, q);
+};
+
 const SCENARIOS: Scenario[] = [
   {
     name: 'page of 100, filter + sort',
     path: () => `${BASE}/${DB}/tables/interview/records?limit=100&filter%5Blang%5D=lg-eng&sort=-section_id`,
-    sql: (d) => () =>
-      buildSelect(d, {
-        table: 'interview',
-        columns: [
-          'section_id',
-          'lang',
-          'code',
-          'title',
-          'abstract',
-          'transcription',
-          'informant',
-          'audiovisual',
-          'image',
-          'link',
-          'date',
-          'place',
-          'duration',
-          'dd_relations',
-        ],
-        where: pageWhere,
-        orderBy: [
-          { column: 'section_id', desc: true },
-          { column: 'lang', desc: false },
-        ],
-        limit: 101,
-      }),
+    plan: (d) => ({
+      statements: () => [
+        buildSelect(d, {
+          table: 'interview',
+          columns: interviewColumns,
+          where: pageWhere,
+          orderBy: [{ column: 'section_id', desc: true }, stableOrder[1]!],
+          limit: 101,
+        }),
+      ],
+    }),
   },
   {
     name: 'single record',
     path: () => `${BASE}/${DB}/tables/interview/records/${randomId()}`,
-    sql: (d) => () =>
-      buildSelect(d, {
-        table: 'interview',
-        columns: [
-          'section_id',
-          'lang',
-          'code',
-          'title',
-          'abstract',
-          'transcription',
-          'informant',
-          'audiovisual',
-          'image',
-          'link',
-          'date',
-          'place',
-          'duration',
-          'dd_relations',
-        ],
-        where: [{ column: 'section_id', op: 'eq', value: randomId() }],
-        orderBy: [{ column: 'lang', desc: false }],
-        limit: 1000,
-      }),
+    plan: (d) => ({ statements: () => [single(d)] }),
   },
   {
     name: 'count (limit=0&count=true)',
     path: () => `${BASE}/${DB}/tables/interview/records?limit=0&count=true&filter%5Blang%5D=lg-eng`,
-    sql: (d) => () => buildCount(d, { table: 'interview', where: pageWhere }),
+    plan: (d) => ({ statements: () => [buildCount(d, { table: 'interview', where: pageWhere })] }),
+  },
+  {
+    name: `search "${SEARCH_WORD}", 20 rows with highlighting`,
+    path: () => `${BASE}/${DB}/tables/interview/search?q=${SEARCH_WORD}&lang=lg-spa&limit=20`,
+    plan: (d, engine) => ({ statements: () => [searchSql(d, engine)] }),
+  },
+  {
+    name: 'page of 100 resolving one relation column',
+    path: () =>
+      `${BASE}/${DB}/tables/interview/records?limit=100&lang=lg-eng&offset=${randomId() % 1000}&resolve_relations=${encodeURIComponent('{"informant":"informant"}')}`,
+    plan: (d) => ({
+      statements: () => {
+        const offset = randomId() % 1000;
+        const ids = Array.from(
+          { length: 150 },
+          (_, i) => 1 + ((offset * 2 + i) % Math.max(1, Math.floor(INTERVIEWS * 0.8))),
+        );
+        return [
+          buildSelect(d, {
+            table: 'interview',
+            columns: interviewColumns,
+            where: pageWhere,
+            orderBy: stableOrder,
+            limit: 101,
+            offset,
+          }),
+          buildSelect(d, {
+            table: 'informant',
+            columns: TABLE_DEFS.find((t) => t.name === 'informant')!.columns.map((c) => c.name),
+            where: [{ column: 'section_id', op: 'in', value: ids }],
+            orderBy: [],
+          }),
+        ];
+      },
+    }),
+  },
+  {
+    name: 'batch of 10 single records',
+    method: 'POST',
+    path: () => `${BASE}/batch`,
+    body: () =>
+      JSON.stringify({
+        queries: Array.from({ length: 10 }, (_, i) => ({
+          id: `q${i}`,
+          path: `/${DB}/tables/interview/records/${randomId()}`,
+        })),
+      }),
+    plan: (d) => ({ statements: () => Array.from({ length: 10 }, () => single(d)), parallel: true }),
   },
 ];
 
@@ -183,12 +227,20 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function loadTest(path: () => string): Promise<LoopResult & { errors: number }> {
+async function loadTest(
+  sc: Pick<Scenario, 'path' | 'method' | 'body'>,
+): Promise<LoopResult & { errors: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }],
+    requests: [
+      {
+        method: sc.method ?? 'GET',
+        headers: sc.body ? { 'content-type': 'application/json' } : {},
+        setupRequest: (req) => ({ ...req, path: sc.path(), ...(sc.body ? { body: sc.body() } : {}) }),
+      },
+    ],
   });
   return {
     requestsPerSec: result.requests.average,
@@ -209,20 +261,20 @@ async function main(): Promise<void> {
     const server = await startServer(engine);
     try {
       // The HTTP floor: what this machine serves with no database work at all (204 favicon).
-      const floor = await loadTest(() => `${BASE}/favicon.ico`);
+      const floor = await loadTest({ path: () => `${BASE}/favicon.ico` });
       const floorRow = `| ${engine} | HTTP floor (204, no database) | ${floor.requestsPerSec.toFixed(0)} | ${floor.p99Ms.toFixed(1)} | | | | | ${rssMb(server.pid!)} | ${floor.errors} |`;
       console.log(floorRow);
       lines.push(floorRow);
-      for (const sc of SCENARIOS) {
-        await loadTest(sc.path); // warm-up: schema cache, prepared statements, page cache
-        const api = await loadTest(sc.path);
+      for (const sc of SCENARIOS.filter((x) => !args.only || x.name.includes(String(args.only)))) {
+        await loadTest(sc); // warm-up: schema cache, prepared statements, page cache
+        const api = await loadTest(sc);
         const rss = rssMb(server.pid!);
         const ceiling =
           engine === 'sqlite'
-            ? sqliteCeiling(join(SQLITE_DIR, `${DB}.sqlite`), sc.sql(doubleQuoteDialect), SECONDS)
+            ? sqliteCeiling(join(SQLITE_DIR, `${DB}.sqlite`), sc.plan(doubleQuoteDialect, engine), SECONDS)
             : await mariadbCeiling(
                 { ...MARIADB, database: DB },
-                sc.sql(backtickDialect),
+                sc.plan(backtickDialect, engine),
                 CONNECTIONS,
                 SECONDS,
               );

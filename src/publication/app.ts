@@ -12,8 +12,12 @@ import './fastify-types.js';
 import { installApiKeyGuard } from './http/api-key-guard.js';
 import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
 import { MethodGuard } from './http/method-guard.js';
+import { installRequestBudget } from './http/request-budget.js';
+import { batchRoutes } from './routes/batch-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
 import type { PublicationContext } from './services/context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,6 +50,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     reply.header('X-Request-Id', request.id);
   });
   installApiKeyGuard(app, ctx.config.apiKeys);
+  const internalToken = installRequestBudget(app, ctx.config.requestTimeoutMs, ctx.config.requestMaxStatements);
+  app.decorate('internalToken', internalToken);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
     return payload;
@@ -60,7 +66,10 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   await app.register(
     async (api) => {
       await api.register(discoveryRoutes);
+      await api.register(healthRoutes);
+      await api.register(batchRoutes);
       await api.register(recordsRoutes);
+      await api.register(searchRoutes);
     },
     { prefix: ctx.config.basePath },
   );

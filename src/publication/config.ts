@@ -32,6 +32,7 @@ const envSchema = z.object({
   RATE_LIMIT_RPM: intVar('RATE_LIMIT_RPM', 100, 1, 1_000_000),
   CACHE_MAX_AGE: intVar('CACHE_MAX_AGE', 60, 0, 31_536_000),
   REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+  REQUEST_MAX_STATEMENTS: intVar('REQUEST_MAX_STATEMENTS', 500, 1, 100_000),
   DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
   MCP_ENABLED: boolVar('MCP_ENABLED', true),
   MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
@@ -69,6 +70,8 @@ export interface PublicationConfig {
   rateLimitRpm: number;
   cacheMaxAge: number;
   requestTimeoutMs: number;
+  /** Database statements one request (a whole batch included) may run. */
+  requestMaxStatements: number;
   deploymentMode: 'standalone' | 'apache' | 'nginx';
   mcpEnabled: boolean;
   mcpPath: string;
@@ -154,6 +157,7 @@ export function loadPublicationConfig(
     rateLimitRpm: e.RATE_LIMIT_RPM,
     cacheMaxAge: e.CACHE_MAX_AGE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    requestMaxStatements: e.REQUEST_MAX_STATEMENTS,
     deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
     mcpEnabled: e.MCP_ENABLED,
     mcpPath,

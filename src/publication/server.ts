@@ -7,6 +7,7 @@ import { buildPublicationApp } from './app.js';
 import type { PublicationConfig } from './config.js';
 import { createDriver, resolveSqliteNames } from './db/create-driver.js';
 import { SchemaCache } from './db/schema-cache.js';
+import { BudgetedDriver } from './db/statement-budget.js';
 import type { Driver } from './db/types.js';
 
 export interface RunningServer {
@@ -25,7 +26,7 @@ export async function startPublicationServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const resolved = config.driver === 'sqlite' ? { ...config, dbNames: resolveSqliteNames(config) } : config;
-  const engine = createDriver(resolved);
+  const engine = new BudgetedDriver(createDriver(resolved));
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver);
   const app = await buildPublicationApp({ config: resolved, driver, schemas });

@@ -9,7 +9,11 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { inject } from 'vitest';
 import { loadPublicationConfig } from '../../src/publication/config.js';
-import { type RunningServer, type StartOptions, startPublicationServer } from '../../src/publication/server.js';
+import {
+  type RunningServer,
+  type StartOptions,
+  startPublicationServer,
+} from '../../src/publication/server.js';
 import { FIXTURE_DB } from './global-setup.js';
 import { MARIADB } from './mariadb-availability.js';
 
@@ -125,9 +129,10 @@ export function rawRequest(
 export async function startTestServer(
   c: EngineCase,
   extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
 ): Promise<TestServer> {
   const config = loadPublicationConfig({ PORT: '0', LOG_LEVEL: 'silent', ...c.env, ...extraEnv });
-  const server = await startPublicationServer(config);
+  const server = await startPublicationServer(config, options);
   const origin = server.url.slice(0, server.url.length - config.basePath.length);
   return {
     server,

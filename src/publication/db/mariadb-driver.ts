@@ -4,15 +4,35 @@
  */
 import mysql from 'mysql2/promise';
 import { buildSchema, type RawColumn } from './schema-builder.js';
+import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
 import { backtickDialect, buildCount, buildSelect } from './sql-builder.js';
 import {
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
+  type FulltextQuery,
+  QueryTimeout,
   type Row,
   type SelectQuery,
   type SqlValue,
+  type StatementOptions,
 } from './types.js';
+
+// MariaDB: ER_STATEMENT_TIMEOUT; MySQL: ER_QUERY_TIMEOUT.
+const TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
+/**
+ * Puts a server-side time limit on one statement, so a time-out really stops the work. The limit
+ * is rounded up to half seconds to keep the number of distinct statement texts (and so of
+ * prepared statements) small. MariaDB takes SET STATEMENT; MySQL an optimizer hint.
+ */
+function withTimeLimit(sql: string, timeoutMs: number | undefined, flavor: 'mariadb' | 'mysql'): string {
+  if (timeoutMs === undefined) return sql;
+  const halfSeconds = Math.max(1, Math.ceil(timeoutMs / 500));
+  if (flavor === 'mysql')
+    return sql.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${halfSeconds * 500}) */ `);
+  return `SET STATEMENT max_statement_time=${halfSeconds / 2} FOR ${sql}`;
+}
 
 // Errors that mean "the database cannot serve now", as opposed to a fault in our SQL.
 const UNAVAILABLE_CODES = new Set([
@@ -46,6 +66,7 @@ export interface MariadbOptions {
 export class MariadbDriver implements Driver {
   readonly engine = 'mariadb' as const;
   private readonly pools = new Map<string, mysql.Pool>();
+  private flavor?: 'mariadb' | 'mysql';
 
   constructor(
     private readonly options: MariadbOptions,
@@ -85,33 +106,51 @@ export class MariadbDriver implements Driver {
     return pool;
   }
 
-  private async run<T>(db: string, sql: string, params: SqlValue[]): Promise<T[]> {
+  private async detectFlavor(db: string): Promise<'mariadb' | 'mysql'> {
+    if (!this.flavor) {
+      const [rows] = await this.pool(db).query('SELECT VERSION() AS v');
+      this.flavor = /mariadb/i.test(String((rows as { v: string }[])[0]?.v)) ? 'mariadb' : 'mysql';
+    }
+    return this.flavor;
+  }
+
+  private async run<T>(
+    db: string,
+    sql: string,
+    params: SqlValue[],
+    options: StatementOptions = {},
+  ): Promise<T[]> {
     try {
-      const [rows] = await this.pool(db).execute(sql, params);
+      const flavor = options.timeoutMs === undefined ? 'mariadb' : await this.detectFlavor(db);
+      const [rows] = await this.pool(db).execute(withTimeLimit(sql, options.timeoutMs, flavor), params);
       return rows as T[];
     } catch (err) {
+      if (TIMEOUT_ERRNOS.has((err as { errno?: number }).errno ?? 0)) throw new QueryTimeout(db);
       throw isUnavailable(err) ? new DatabaseUnavailable(db, err) : err;
     }
   }
 
-  async introspect(db: string): Promise<DatabaseSchema> {
+  async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
     const [columns, tables, fulltextRows] = await Promise.all([
       this.run<{ t: string; c: string; ty: string }>(
         db,
         `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLUMN_TYPE AS ty FROM information_schema.COLUMNS
          WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`,
         [db],
+        options,
       ),
       this.run<{ t: string; n: number | null }>(
         db,
         'SELECT TABLE_NAME AS t, TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
         [db],
+        options,
       ),
       this.run<{ t: string; c: string }>(
         db,
         `SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.STATISTICS
          WHERE TABLE_SCHEMA = ? AND INDEX_TYPE = 'FULLTEXT'`,
         [db],
+        options,
       ),
     ]);
     const raw: RawColumn[] = columns.map((r) => ({ table: r.t, name: r.c, type: r.ty }));
@@ -125,19 +164,38 @@ export class MariadbDriver implements Driver {
     return buildSchema(raw, estimates, fulltext);
   }
 
-  select(db: string, query: SelectQuery): Promise<Row[]> {
+  select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
     const { sql, params } = buildSelect(backtickDialect, query);
-    return this.run<Row>(db, sql, params);
+    return this.run<Row>(db, sql, params, options);
   }
 
-  async count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
+  async count(
+    db: string,
+    query: Pick<SelectQuery, 'table' | 'where'>,
+    options?: StatementOptions,
+  ): Promise<number> {
     const { sql, params } = buildCount(backtickDialect, query);
-    const rows = await this.run<{ n: number }>(db, sql, params);
+    const rows = await this.run<{ n: number }>(db, sql, params, options);
     return Number(rows[0]?.n ?? 0);
   }
 
-  async ping(db: string): Promise<void> {
-    await this.run(db, 'SELECT 1', []);
+  search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]> {
+    const { sql, params } = mariadbSearch(backtickDialect, query);
+    return this.run<Row>(db, sql, params, options);
+  }
+
+  async searchCount(
+    db: string,
+    query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
+    options?: StatementOptions,
+  ): Promise<number> {
+    const { sql, params } = mariadbSearchCount(backtickDialect, query);
+    const rows = await this.run<{ n: number }>(db, sql, params, options);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async ping(db: string, options?: StatementOptions): Promise<void> {
+    await this.run(db, 'SELECT 1', [], options);
   }
 
   async close(): Promise<void> {

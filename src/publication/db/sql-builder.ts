@@ -1,12 +1,18 @@
 /**
- * Turns a neutral SelectQuery into SQL text plus bound parameters. Both engines use `?`
- * placeholders and the same LIMIT/OFFSET syntax; they differ only in identifier quoting.
+ * Turns neutral queries into SQL text plus bound parameters. Both engines use `?` placeholders
+ * and the same LIMIT/OFFSET syntax; they differ in identifier quoting, in the liveness check
+ * SQLite needs to be interruptible, and in full-text syntax (see the *-search-sql.ts files).
  * Identifiers reaching here were validated against the live schema; quoting is a second wall.
  */
-import type { Condition, SelectQuery, SqlValue } from './types.js';
+import type { Condition, OrderTerm, SelectQuery, SqlValue } from './types.js';
 
 export interface Dialect {
   quote(identifier: string): string;
+  /**
+   * A predicate evaluated for every scanned row before any other condition, so a time-out can
+   * interrupt long scans (SQLite has no other interrupt reachable from better-sqlite3).
+   */
+  liveness?: string;
 }
 
 export const backtickDialect: Dialect = {
@@ -17,6 +23,9 @@ export const doubleQuoteDialect: Dialect = {
   quote: (id) => `"${id.replaceAll('"', '""')}"`,
 };
 
+/** The dialect the SQLite driver runs: double quotes plus the worker's `pub_alive()` check. */
+export const sqliteDialect: Dialect = { ...doubleQuoteDialect, liveness: 'pub_alive()' };
+
 const COMPARATORS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 export interface SqlStatement {
@@ -24,8 +33,9 @@ export interface SqlStatement {
   params: SqlValue[];
 }
 
-function renderCondition(d: Dialect, c: Condition, params: SqlValue[]): string {
-  const col = d.quote(c.column);
+/** Renders one condition; `table` qualifies the column when a query joins several tables. */
+function renderCondition(d: Dialect, c: Condition, params: SqlValue[], table?: string): string {
+  const col = table ? `${d.quote(table)}.${d.quote(c.column)}` : d.quote(c.column);
   switch (c.op) {
     case 'is_null':
       return `${col} IS NULL`;
@@ -46,25 +56,48 @@ function renderCondition(d: Dialect, c: Condition, params: SqlValue[]): string {
   }
 }
 
-function renderWhere(d: Dialect, where: Condition[], params: SqlValue[]): string {
-  return where.length === 0 ? '' : ` WHERE ${where.map((c) => renderCondition(d, c, params)).join(' AND ')}`;
+/**
+ * The WHERE clause: the dialect's liveness check first (so it runs for every scanned row), then
+ * `leading` engine-specific terms (already carrying their own parameters), then the filters.
+ */
+export function renderWhere(
+  d: Dialect,
+  where: Condition[],
+  params: SqlValue[],
+  options: { leading?: string[]; table?: string } = {},
+): string {
+  const terms = [
+    ...(d.liveness ? [d.liveness] : []),
+    ...(options.leading ?? []),
+    ...where.map((c) => renderCondition(d, c, params, options.table)),
+  ];
+  return terms.length === 0 ? '' : ` WHERE ${terms.join(' AND ')}`;
+}
+
+export function renderOrderBy(d: Dialect, order: OrderTerm[], table?: string): string {
+  if (order.length === 0) return '';
+  const q = (c: string) => (table ? `${d.quote(table)}.${d.quote(c)}` : d.quote(c));
+  return ` ORDER BY ${order.map((o) => `${q(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}`;
+}
+
+export function renderPaging(
+  limit: number | undefined,
+  offset: number | undefined,
+  params: SqlValue[],
+): string {
+  if (limit === undefined) return '';
+  params.push(limit);
+  if (!offset) return ' LIMIT ?';
+  params.push(offset);
+  return ' LIMIT ? OFFSET ?';
 }
 
 export function buildSelect(d: Dialect, q: SelectQuery): SqlStatement {
   const params: SqlValue[] = [];
   let sql = `SELECT ${q.columns.map((c) => d.quote(c)).join(', ')} FROM ${d.quote(q.table)}`;
   sql += renderWhere(d, q.where, params);
-  if (q.orderBy.length > 0) {
-    sql += ` ORDER BY ${q.orderBy.map((o) => `${d.quote(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}`;
-  }
-  if (q.limit !== undefined) {
-    sql += ' LIMIT ?';
-    params.push(q.limit);
-    if (q.offset) {
-      sql += ' OFFSET ?';
-      params.push(q.offset);
-    }
-  }
+  sql += renderOrderBy(d, q.orderBy);
+  sql += renderPaging(q.limit, q.offset, params);
   return { sql, params };
 }
 

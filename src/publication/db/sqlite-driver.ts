@@ -3,14 +3,18 @@
  * the worker pool so the event loop never waits on the synchronous better-sqlite3 calls.
  */
 import { buildSchema, type RawColumn } from './schema-builder.js';
-import { buildCount, buildSelect, doubleQuoteDialect } from './sql-builder.js';
+import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
+import { buildCount, buildSelect, sqliteDialect } from './sql-builder.js';
 import { SqliteWorkerError, SqliteWorkerPool } from './sqlite-worker-pool.js';
 import {
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
+  type FulltextQuery,
+  QueryTimeout,
   type Row,
   type SelectQuery,
+  type StatementOptions,
 } from './types.js';
 
 interface RawIntrospection {
@@ -27,10 +31,15 @@ export class SqliteDriver implements Driver {
     this.pool = new SqliteWorkerPool(dir, workers);
   }
 
-  private async run<T>(db: string, message: Record<string, unknown>): Promise<T> {
+  private async run<T>(
+    db: string,
+    message: Record<string, unknown>,
+    options: StatementOptions = {},
+  ): Promise<T> {
     try {
-      return await this.pool.run<T>({ ...message, db });
+      return await this.pool.run<T>({ ...message, db }, options.timeoutMs);
     } catch (err) {
+      if (err instanceof SqliteWorkerError && err.code === 'INTERRUPTED') throw new QueryTimeout(db);
       // A missing or unreadable file means the database is unavailable, not that SQL was wrong.
       if (err instanceof SqliteWorkerError && /CANTOPEN|NOTADB|CORRUPT|IOERR/.test(err.code ?? '')) {
         throw new DatabaseUnavailable(db, err);
@@ -42,25 +51,44 @@ export class SqliteDriver implements Driver {
     }
   }
 
-  async introspect(db: string): Promise<DatabaseSchema> {
-    const raw = await this.run<RawIntrospection>(db, { op: 'introspect' });
+  async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
+    const raw = await this.run<RawIntrospection>(db, { op: 'introspect' }, options);
     const fulltext = new Map(Object.entries(raw.fulltext).map(([t, cols]) => [t, new Set(cols)]));
     return buildSchema(raw.columns, new Map(Object.entries(raw.estimates)), fulltext);
   }
 
-  select(db: string, query: SelectQuery): Promise<Row[]> {
-    const { sql, params } = buildSelect(doubleQuoteDialect, query);
-    return this.run<Row[]>(db, { op: 'all', sql, params });
+  select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
+    const { sql, params } = buildSelect(sqliteDialect, query);
+    return this.run<Row[]>(db, { op: 'all', sql, params }, options);
   }
 
-  async count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
-    const { sql, params } = buildCount(doubleQuoteDialect, query);
-    const rows = await this.run<{ n: number }[]>(db, { op: 'all', sql, params });
+  async count(
+    db: string,
+    query: Pick<SelectQuery, 'table' | 'where'>,
+    options?: StatementOptions,
+  ): Promise<number> {
+    const { sql, params } = buildCount(sqliteDialect, query);
+    const rows = await this.run<{ n: number }[]>(db, { op: 'all', sql, params }, options);
     return Number(rows[0]?.n ?? 0);
   }
 
-  async ping(db: string): Promise<void> {
-    await this.run(db, { op: 'ping' });
+  search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]> {
+    const { sql, params } = sqliteSearch(sqliteDialect, query);
+    return this.run<Row[]>(db, { op: 'all', sql, params }, options);
+  }
+
+  async searchCount(
+    db: string,
+    query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
+    options?: StatementOptions,
+  ): Promise<number> {
+    const { sql, params } = sqliteSearchCount(sqliteDialect, query);
+    const rows = await this.run<{ n: number }[]>(db, { op: 'all', sql, params }, options);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async ping(db: string, options?: StatementOptions): Promise<void> {
+    await this.run(db, { op: 'ping' }, options);
   }
 
   close(): Promise<void> {

@@ -14,7 +14,12 @@ interface Pending {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Shared with the worker: the id of the message it must interrupt. */
+  cancel: Int32Array;
 }
+
+/** After asking a worker to interrupt, how long to wait before terminating it outright. */
+const INTERRUPT_GRACE_MS = 1000;
 
 export class SqliteWorkerError extends Error {
   constructor(
@@ -42,8 +47,11 @@ export class SqliteWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: { dir: this.dir, modulePath: this.modulePath } });
-    const slot: Slot = { worker, pending: new Map() };
+    const cancelBuffer = new SharedArrayBuffer(4);
+    const worker = new Worker(WORKER_URL, {
+      workerData: { dir: this.dir, modulePath: this.modulePath, cancelBuffer },
+    });
+    const slot: Slot = { worker, pending: new Map(), cancel: new Int32Array(cancelBuffer) };
     worker.on(
       'message',
       (msg: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
@@ -66,13 +74,47 @@ export class SqliteWorkerPool {
     return slot;
   }
 
-  run<T>(message: Record<string, unknown>): Promise<T> {
+  /**
+   * Runs one message on the least busy worker. With `timeoutMs`, the statement is interrupted
+   * when time runs out (error code INTERRUPTED); a worker that does not stop within a grace
+   * period is terminated and replaced, so the work is stopped either way.
+   */
+  run<T>(message: Record<string, unknown>, timeoutMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new SqliteWorkerError('SQLite pool is closed'));
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      let timer: NodeJS.Timeout | undefined;
+      let grace: NodeJS.Timeout | undefined;
+      const settle = () => {
+        clearTimeout(timer);
+        clearTimeout(grace);
+      };
+      slot.pending.set(id, {
+        resolve: (v) => {
+          settle();
+          resolve(v as T);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          Atomics.store(slot.cancel, 0, id);
+          grace = setTimeout(() => {
+            const p = slot.pending.get(id);
+            if (!p) return;
+            slot.pending.delete(id);
+            p.reject(new SqliteWorkerError('statement interrupted: request time-out', 'INTERRUPTED'));
+            void slot.worker.terminate();
+          }, INTERRUPT_GRACE_MS);
+          grace.unref();
+        }, timeoutMs);
+        timer.unref();
+      }
       slot.worker.postMessage({ ...message, id });
     });
   }

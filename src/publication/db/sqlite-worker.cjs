@@ -6,23 +6,64 @@
  */
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
 const path = require('node:path');
 const Database = require(workerData.modulePath);
 
 const connections = new Map();
 const MAX_STATEMENTS = 500;
+// The main thread writes the id of a message to cancel here; pub_alive() (called for every
+// scanned row by the SQL the driver writes) throws when it names the running message.
+const cancel = new Int32Array(workerData.cancelBuffer);
+let running = 0;
+
+function alive() {
+  if (Atomics.load(cancel, 0) === running) {
+    const err = new Error('statement interrupted: request time-out');
+    err.code = 'INTERRUPTED';
+    throw err;
+  }
+  return 1;
+}
+
+function fileOf(db) {
+  return path.join(workerData.dir, `${db}.sqlite`);
+}
 
 function open(db) {
   let entry = connections.get(db);
   if (!entry) {
-    const conn = new Database(path.join(workerData.dir, `${db}.sqlite`), {
-      readonly: true,
-      fileMustExist: true,
-    });
-    entry = { conn, statements: new Map() };
+    const file = fileOf(db);
+    const conn = new Database(file, { readonly: true, fileMustExist: true });
+    conn.function('pub_alive', { deterministic: false }, alive);
+    entry = { conn, statements: new Map(), ino: fs.statSync(file).ino };
     connections.set(db, entry);
   }
   return entry;
+}
+
+/**
+ * An open connection keeps reading a file that was deleted or replaced (a new publication is
+ * usually renamed over the old file). Every message checks the path first (one stat, a couple
+ * of microseconds): a missing file is reported, a replaced one is reopened.
+ */
+function reopenIfChanged(db) {
+  const entry = connections.get(db);
+  let stat;
+  try {
+    stat = fs.statSync(fileOf(db));
+  } catch {
+    stat = undefined;
+  }
+  if (entry && (!stat || stat.ino !== entry.ino)) {
+    entry.conn.close();
+    connections.delete(db);
+  }
+  if (!stat) {
+    const err = new Error(`unable to open database file ${fileOf(db)}: it does not exist`);
+    err.code = 'SQLITE_CANTOPEN';
+    throw err;
+  }
 }
 
 function statement(entry, sql) {
@@ -92,7 +133,9 @@ function introspect(db) {
 }
 
 parentPort.on('message', (msg) => {
+  running = msg.id;
   try {
+    reopenIfChanged(msg.db);
     let result;
     if (msg.op === 'all') result = statement(open(msg.db), msg.sql).all(msg.params);
     else if (msg.op === 'introspect') result = introspect(msg.db);
@@ -100,6 +143,12 @@ parentPort.on('message', (msg) => {
     else throw new Error(`unknown op ${msg.op}`);
     parentPort.postMessage({ id: msg.id, result });
   } catch (err) {
-    parentPort.postMessage({ id: msg.id, error: { message: err.message, code: err.code } });
+    const interrupted = Atomics.load(cancel, 0) === msg.id;
+    parentPort.postMessage({
+      id: msg.id,
+      error: { message: err.message, code: interrupted ? 'INTERRUPTED' : err.code },
+    });
+  } finally {
+    running = 0;
   }
 });

@@ -67,14 +67,57 @@ export interface SelectQuery {
 
 export type Row = Record<string, unknown>;
 
+/** Per-statement limits, set by the request's budget (see statement-budget.ts). */
+export interface StatementOptions {
+  /** The engine stops the statement after this long (MariaDB max_statement_time, SQLite interrupt). */
+  timeoutMs?: number;
+}
+
+/** A full-text query on one indexed column, already translated by the caller's parser. */
+export interface FulltextQuery {
+  table: string;
+  column: string;
+  columns: string[];
+  /** The engine-neutral parsed query; each driver renders its own syntax. */
+  search: import('../text/search-query.js').ParsedSearch;
+  where: Condition[];
+  /** Tie-breakers after relevance (the record key), so pages are stable. */
+  orderBy: OrderTerm[];
+  limit: number;
+  offset: number;
+}
+
 /** One engine. Every identifier it receives has been validated against its own schema. */
 export interface Driver {
   readonly engine: 'mariadb' | 'sqlite';
-  introspect(db: string): Promise<DatabaseSchema>;
-  select(db: string, query: SelectQuery): Promise<Row[]>;
-  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number>;
-  ping(db: string): Promise<void>;
+  introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema>;
+  select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]>;
+  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>, options?: StatementOptions): Promise<number>;
+  /** Rows matching a full-text query, best first, each with a numeric `relevance` (higher is better). */
+  search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]>;
+  searchCount(
+    db: string,
+    query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
+    options?: StatementOptions,
+  ): Promise<number>;
+  ping(db: string, options?: StatementOptions): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A statement ran out of the request's time; maps to 504. The engine was told to stop it. */
+export class QueryTimeout extends Error {
+  constructor(readonly db: string) {
+    super(`a statement on "${db}" exceeded the request time-out and was stopped`);
+    this.name = 'QueryTimeout';
+  }
+}
+
+/** The request used up its statement budget; maps to 429. */
+export class StatementBudgetExceeded extends Error {
+  constructor(readonly max: number) {
+    super(`this request needs more than ${max} database statements`);
+    this.name = 'StatementBudgetExceeded';
+  }
 }
 
 /** The database could not be reached or failed; maps to 503, never blamed on the client. */

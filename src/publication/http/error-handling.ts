@@ -4,7 +4,7 @@
  * Also the not-found handler that tells 404 from 405.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DatabaseUnavailable } from '../db/types.js';
+import { DatabaseUnavailable, QueryTimeout, StatementBudgetExceeded } from '../db/types.js';
 import type { MethodGuard } from './method-guard.js';
 import { ProblemError, type ProblemKind, toProblem } from './problems.js';
 import { pathOf } from './query-params.js';
@@ -34,6 +34,15 @@ export function asProblem(request: FastifyRequest, err: unknown): ProblemError {
     return new ProblemError(
       'database-unavailable',
       `database "${err.db}" is unavailable right now; try again later`,
+    );
+  }
+  if (err instanceof QueryTimeout) {
+    return new ProblemError('timeout', `the request took longer than the server allows; ${err.message}`);
+  }
+  if (err instanceof StatementBudgetExceeded) {
+    return new ProblemError(
+      'too-many-statements',
+      `${err.message}; ask for fewer rows, relations or batch queries at once`,
     );
   }
   const fe = err as FastifyError;

@@ -12,6 +12,7 @@ export type ProblemKind =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'rate-limited'
+  | 'too-many-statements'
   | 'database-unavailable'
   | 'timeout'
   | 'internal';
@@ -40,6 +41,7 @@ const TITLES: Record<ProblemKind, [number, string]> = {
   'unsupported-media-type': [415, 'Unsupported Media Type'],
   'payload-too-large': [413, 'Payload Too Large'],
   'rate-limited': [429, 'Too Many Requests'],
+  'too-many-statements': [429, 'Too Many Requests'],
   'database-unavailable': [503, 'Service Unavailable'],
   timeout: [504, 'Gateway Timeout'],
   internal: [500, 'Internal Server Error'],

@@ -1,0 +1,52 @@
+/**
+ * Health: pings every configured database at once, each with a short time limit, and reports
+ * `connected`/`error` per database. Nothing is cached: a database that comes back after an
+ * outage reads `connected` on the next call (pools open fresh connections on demand).
+ */
+import type { PublicationContext } from './context.js';
+
+const PING_TIMEOUT_MS = 3_000;
+
+export interface HealthReport {
+  status: 'ok' | 'error';
+  databases: Record<string, 'connected' | 'error'>;
+  uptime: number;
+  timestamp: string;
+  version: string;
+}
+
+async function pingWithin(ctx: PublicationContext, db: string): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+  });
+  const ping = ctx.driver.ping(db, { timeoutMs: PING_TIMEOUT_MS }).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function checkHealth(
+  ctx: PublicationContext,
+  version: string,
+  startedAt: number,
+): Promise<HealthReport> {
+  const names = ctx.config.dbNames;
+  const results = await Promise.all(names.map((db) => pingWithin(ctx, db)));
+  const databases: HealthReport['databases'] = {};
+  names.forEach((db, i) => {
+    databases[db] = results[i] ? 'connected' : 'error';
+  });
+  return {
+    status: results.every(Boolean) ? 'ok' : 'error',
+    databases,
+    uptime: Math.round((Date.now() - startedAt) / 10) / 100,
+    timestamp: new Date().toISOString(),
+    version,
+  };
+}

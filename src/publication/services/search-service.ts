@@ -1,0 +1,57 @@
+/**
+ * Full-text search: rows of one table matching a boolean query on an indexed column, best
+ * first, each with the engine's `relevance` and highlighted `fragments` of the searched text.
+ * The searched column is always read (fragments need it) and dropped again when `fields` left
+ * it out, so a result page can stay light.
+ */
+import type { Row } from '../db/types.js';
+import { BOUNDS } from '../query/bounds.js';
+import type { SearchRequest } from '../query/search-request.js';
+import { withStableOrder } from '../query/sort-and-fields.js';
+import { findFragments } from '../text/fragments.js';
+import { highlightTermsOf } from '../text/search-query.js';
+import { requireTable } from './catalog-service.js';
+import { decodeRows } from './cell-values.js';
+import type { PublicationContext } from './context.js';
+import type { RecordPage } from './records-service.js';
+
+export async function searchRecords(
+  ctx: PublicationContext,
+  db: string,
+  tableName: string,
+  req: SearchRequest,
+): Promise<RecordPage> {
+  const table = await requireTable(ctx, db, tableName);
+  const where = req.lang ? [...req.where, { column: 'lang', op: 'eq' as const, value: req.lang }] : req.where;
+  const requested = req.fields ?? table.columns.map((c) => c.name);
+  const columns = requested.includes(req.column) ? requested : [...requested, req.column];
+  const query = { table: table.name, column: req.column, search: req.search, where };
+  const [rows, total] = await Promise.all([
+    req.limit === 0
+      ? Promise.resolve([] as Row[])
+      : ctx.driver.search(db, {
+          ...query,
+          columns,
+          orderBy: withStableOrder([], table),
+          limit: req.limit + 1,
+          offset: req.offset,
+        }),
+    req.count ? ctx.driver.searchCount(db, query) : Promise.resolve(undefined),
+  ]);
+  const hasMore = rows.length > req.limit;
+  if (hasMore) rows.length = req.limit;
+  const terms = highlightTermsOf(req.search);
+  const { perRow, maxCharacters } = BOUNDS.searchFragments;
+  for (const row of rows) {
+    const text = row[req.column];
+    row.relevance = Number(row.relevance);
+    row.fragments =
+      typeof text === 'string'
+        ? findFragments(text, terms, { maxCharacters, maxOccurrences: 1 })
+            .slice(0, perRow)
+            .map((f) => ({ text: f.text, position: f.position }))
+        : [];
+    if (columns !== requested) delete row[req.column];
+  }
+  return { rows: decodeRows(rows, table), hasMore, total };
+}
