@@ -15,6 +15,9 @@ import { MethodGuard } from './http/method-guard.js';
 import { installRequestBudget } from './http/request-budget.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
+import { fragmentsRoutes } from './routes/fragments-routes.js';
+import { docsRoutes } from './routes/docs-routes.js';
+import { openApiRoutes } from './routes/openapi-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -66,9 +69,12 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   await app.register(
     async (api) => {
       await api.register(discoveryRoutes);
+      await api.register(openApiRoutes);
+      await api.register(docsRoutes);
       await api.register(healthRoutes);
       await api.register(batchRoutes);
       await api.register(recordsRoutes);
+      await api.register(fragmentsRoutes);
       await api.register(searchRoutes);
     },
     { prefix: ctx.config.basePath },

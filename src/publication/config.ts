@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
 
@@ -30,6 +31,8 @@ const envSchema = z.object({
   API_KEYS: z.string().optional(),
   CORS_ORIGIN: stringVar('CORS_ORIGIN'),
   RATE_LIMIT_RPM: intVar('RATE_LIMIT_RPM', 100, 1, 1_000_000),
+  RATE_LIMIT_REDIS_URL: stringVar('RATE_LIMIT_REDIS_URL'),
+  TRUST_PROXY: listVar('TRUST_PROXY'),
   CACHE_MAX_AGE: intVar('CACHE_MAX_AGE', 60, 0, 31_536_000),
   REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
   REQUEST_MAX_STATEMENTS: intVar('REQUEST_MAX_STATEMENTS', 500, 1, 100_000),
@@ -66,8 +69,13 @@ export interface PublicationConfig {
   sqlite: { dir: string; workers: number };
   mediaBaseUrl: string;
   apiKeys: string[];
-  corsOrigin?: string;
+  /** CORS_ORIGIN: `*`, or the allowed origins in their serialised form; absent: no CORS. */
+  corsOrigin?: '*' | string[];
   rateLimitRpm: number;
+  /** Where rate-limit buckets are shared between instances; absent: this process's memory. */
+  rateLimitRedisUrl?: string;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs); empty: the socket peer is the client. */
+  trustProxy: string[];
   cacheMaxAge: number;
   requestTimeoutMs: number;
   /** Database statements one request (a whole batch included) may run. */
@@ -87,6 +95,31 @@ export interface PublicationConfig {
     speakerTable: string;
     speakerRelationColumn: string;
   };
+}
+
+/** The default proxies of the reverse-proxy modes: a proxy on the same host. */
+const LOCAL_PROXIES = ['127.0.0.1', '::1'];
+
+/** CORS_ORIGIN: `*`, or comma-separated origins (scheme://host[:port]), each normalised. */
+function parseCorsOrigin(value: string | undefined, problems: string[]): '*' | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === '*') return '*';
+  const origins: string[] = [];
+  for (const item of value.split(',').map((o) => o.trim())) {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {
+      url = undefined;
+    }
+    const bare = url !== undefined && url.pathname === '/' && !url.search && !url.hash && !url.username;
+    if (!url || !/^https?:$/.test(url.protocol) || !bare) {
+      problems.push(
+        `CORS_ORIGIN must be *, or origins like https://example.org separated by commas, got "${item}"`,
+      );
+    } else origins.push(url.origin);
+  }
+  return origins;
 }
 
 function normalizePath(name: string, value: string, problems: string[]): string {
@@ -130,6 +163,15 @@ export function loadPublicationConfig(
       : e.API_KEYS.split(',')
           .map((k) => k.trim())
           .filter((k) => k !== '');
+  const trustProxy = e.TRUST_PROXY ?? (e.DEPLOYMENT_MODE && e.DEPLOYMENT_MODE !== 'standalone' ? LOCAL_PROXIES : []);
+  for (const entry of e.TRUST_PROXY ?? []) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) problems.push(`TRUST_PROXY item ${problem}`);
+  }
+  if (e.RATE_LIMIT_REDIS_URL && !/^rediss?:\/\/[^/?#]/.test(e.RATE_LIMIT_REDIS_URL)) {
+    problems.push('RATE_LIMIT_REDIS_URL must be a URL like redis://127.0.0.1:6379 or rediss://user:pass@host:6380/0');
+  }
+  const corsOrigin = parseCorsOrigin(e.CORS_ORIGIN, problems);
   for (const key of Object.keys(e).filter((k) => k.startsWith('AV_'))) {
     const value = e[key as keyof typeof e] as string;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) problems.push(`${key} must be a table or column name, got "${value}"`);
@@ -153,8 +195,10 @@ export function loadPublicationConfig(
     sqlite: { dir: resolve(e.DB_SQLITE_DIR), workers: e.DB_SQLITE_WORKERS },
     mediaBaseUrl: e.MEDIA_BASE_URL.replace(/\/+$/, ''),
     apiKeys,
-    corsOrigin: e.CORS_ORIGIN,
+    corsOrigin,
     rateLimitRpm: e.RATE_LIMIT_RPM,
+    rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
+    trustProxy,
     cacheMaxAge: e.CACHE_MAX_AGE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     requestMaxStatements: e.REQUEST_MAX_STATEMENTS,

@@ -58,8 +58,8 @@ describe('query parser properties', () => {
   it('any query string either parses or fails with a ValidationError naming parameters', () => {
     fc.assert(
       fc.property(rawQueryArb, (raw) => {
-        parseOrValidationError(() => parseRecordListRequest(parseQueryString(raw), table));
-        parseOrValidationError(() => parseRecordRequest(parseQueryString(raw), table));
+        parseOrValidationError(() => parseRecordListRequest(parseQueryString(raw), table, schema));
+        parseOrValidationError(() => parseRecordRequest(parseQueryString(raw), table, schema));
       }),
       { numRuns: 3000 },
     );
@@ -70,7 +70,7 @@ describe('query parser properties', () => {
       fc.property(queryArb, (raw) => {
         let req: ReturnType<typeof parseRecordListRequest>;
         try {
-          req = parseRecordListRequest(parseQueryString(raw), table);
+          req = parseRecordListRequest(parseQueryString(raw), table, schema);
         } catch {
           return;
         }
@@ -98,7 +98,7 @@ describe('query parser properties', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 20 }), (ids) => {
         const raw = `${encodeURIComponent('filter[section_id][in]')}=${encodeURIComponent(ids.join('|'))}`;
-        const req = parseRecordListRequest(parseQueryString(raw), table);
+        const req = parseRecordListRequest(parseQueryString(raw), table, schema);
         expect(req.where).toEqual([{ column: 'section_id', op: 'in', value: ids }]);
       }),
     );

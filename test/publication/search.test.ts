@@ -174,4 +174,23 @@ describe.each(engineCases())('full-text search on $engine', (c) => {
     const second = await search(`q=${word}&limit=2&offset=2`);
     expect(second.json.data.map(key)).toEqual(all.json.data.slice(2, 4).map(key));
   });
+
+  it('resolves relations on result rows like the records routes', async () => {
+    const word = pickWord();
+    const rel = encodeURIComponent('{"informant":"informant"}');
+    const res = await search(`q=${word}&lang=lg-spa&limit=5&resolve_relations=${rel}`);
+    expect(res.status).toBe(200);
+    for (const row of res.json.data) {
+      const raw = await direct.query<{ informant: string }>(
+        'SELECT informant FROM interview WHERE section_id = ? AND lang = ?',
+        [row.section_id, row.lang],
+      );
+      const ids = (JSON.parse(raw[0]!.informant) as (string | number)[]).map(Number);
+      expect(row.informant.map((i: { section_id: number }) => i.section_id)).toEqual(ids);
+      expect(typeof row.informant[0].surname).toBe('string');
+    }
+    const bad = await search(`q=${word}&resolve_relations=${encodeURIComponent('{"nope":"informant"}')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].name).toBe('resolve_relations');
+  });
 });

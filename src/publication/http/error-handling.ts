@@ -72,7 +72,8 @@ export function installErrorHandling(app: FastifyInstance, guard: MethodGuard): 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const allowed = guard.allowed(path);
-    if (allowed.length === 0) {
+    // No route for this path, or a route that itself decided there is nothing here (callNotFound).
+    if (allowed.length === 0 || allowed.includes(request.method)) {
       return sendProblem(request, reply, new ProblemError('not-found', `no route ${request.method} ${path}`));
     }
     const allow = allowed.join(', ');

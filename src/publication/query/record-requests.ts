@@ -2,11 +2,17 @@
  * Turns the query parameters of the records routes into neutral request descriptions. All
  * problems found are reported together, one `errors` entry per bad parameter.
  */
-import type { Condition, OrderTerm, TableInfo } from '../db/types.js';
+import type { Condition, DatabaseSchema, OrderTerm, TableInfo } from '../db/types.js';
 import { ProblemCollector } from '../http/problems.js';
 import type { QueryParams } from '../http/query-params.js';
 import { BOUNDS } from './bounds.js';
 import { isFilterKey, parseFilters } from './filter-dsl.js';
+import {
+  parseRelationParams,
+  RESOLVE_INVERSE,
+  RESOLVE_RELATIONS,
+  type RelationRequest,
+} from './relation-params.js';
 import { clip, parseBooleanParam, parseIntegerParam, parseLangParam, singleParam } from './scalar-params.js';
 import { parseFields, parseSort } from './sort-and-fields.js';
 
@@ -18,15 +24,18 @@ export interface RecordListRequest {
   offset: number;
   lang?: string;
   count: boolean;
+  relations?: RelationRequest;
 }
 
 export interface RecordRequest {
   fields?: string[];
   lang?: string;
+  relations?: RelationRequest;
 }
 
-const LIST_PARAMS = ['sort', 'fields', 'limit', 'offset', 'lang', 'count'];
-const RECORD_PARAMS = ['fields', 'lang'];
+const RELATION_PARAMS = [RESOLVE_RELATIONS, RESOLVE_INVERSE];
+const LIST_PARAMS = ['sort', 'fields', 'limit', 'offset', 'lang', 'count', ...RELATION_PARAMS];
+const RECORD_PARAMS = ['fields', 'lang', ...RELATION_PARAMS];
 
 /**
  * Unknown parameters are refused so a typo (`limt=5`) is not silently ignored. Names starting
@@ -62,7 +71,12 @@ function requireLangColumn(
   return lang;
 }
 
-export function parseRecordListRequest(params: QueryParams, table: TableInfo): RecordListRequest {
+/** `schema` is the table's database: relation targets are validated against it. */
+export function parseRecordListRequest(
+  params: QueryParams,
+  table: TableInfo,
+  schema: DatabaseSchema,
+): RecordListRequest {
   const p = new ProblemCollector();
   rejectUnknownParams(params, LIST_PARAMS, p, true);
   const where = parseFilters(params, table, p);
@@ -76,11 +90,16 @@ export function parseRecordListRequest(params: QueryParams, table: TableInfo): R
     p,
   );
   const count = p.try(() => parseBooleanParam('count', singleParam(params, 'count'))) ?? false;
+  const relations = p.try(() => parseRelationParams(params, table, schema, fields));
   p.throwIfAny();
-  return { where, sort, fields, limit: limit!, offset: offset!, lang, count };
+  return { where, sort, fields, limit: limit!, offset: offset!, lang, count, relations };
 }
 
-export function parseRecordRequest(params: QueryParams, table: TableInfo): RecordRequest {
+export function parseRecordRequest(
+  params: QueryParams,
+  table: TableInfo,
+  schema: DatabaseSchema,
+): RecordRequest {
   const p = new ProblemCollector();
   rejectUnknownParams(params, RECORD_PARAMS, p, false);
   const fields = p.try(() => parseFields(singleParam(params, 'fields'), table));
@@ -89,6 +108,7 @@ export function parseRecordRequest(params: QueryParams, table: TableInfo): Recor
     table,
     p,
   );
+  const relations = p.try(() => parseRelationParams(params, table, schema, fields));
   p.throwIfAny();
-  return { fields, lang };
+  return { fields, lang, relations };
 }

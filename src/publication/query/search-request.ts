@@ -3,17 +3,24 @@
  * `column`, paging and count as on records, plus three extensions beyond the spec (`lang`,
  * `fields`, `filter[...]`) so a site can fetch a light, single-language result page.
  */
-import type { Condition, TableInfo } from '../db/types.js';
+import type { Condition, DatabaseSchema, TableInfo } from '../db/types.js';
 import { invalidQuery, ProblemCollector } from '../http/problems.js';
 import type { QueryParams } from '../http/query-params.js';
 import { type ParsedSearch, parseSearchQuery } from '../text/search-query.js';
 import { BOUNDS } from './bounds.js';
 import { parseFilters } from './filter-dsl.js';
 import { rejectUnknownParams } from './record-requests.js';
+import {
+  parseRelationParams,
+  RESOLVE_INVERSE,
+  RESOLVE_RELATIONS,
+  type RelationRequest,
+} from './relation-params.js';
 import { clip, parseBooleanParam, parseIntegerParam, parseLangParam, singleParam } from './scalar-params.js';
 import { parseFields } from './sort-and-fields.js';
 
 export interface SearchRequest {
+  relations?: RelationRequest;
   q: string;
   search: ParsedSearch;
   column: string;
@@ -25,7 +32,17 @@ export interface SearchRequest {
   count: boolean;
 }
 
-export const SEARCH_PARAMS = ['q', 'column', 'limit', 'offset', 'count', 'lang', 'fields'];
+export const SEARCH_PARAMS = [
+  'q',
+  'column',
+  'limit',
+  'offset',
+  'count',
+  'lang',
+  'fields',
+  RESOLVE_RELATIONS,
+  RESOLVE_INVERSE,
+];
 export const DEFAULT_SEARCH_COLUMN = 'transcription';
 
 function parseQ(raw: string | undefined): { q: string; search: ParsedSearch } {
@@ -55,10 +72,10 @@ function parseColumn(raw: string | undefined, table: TableInfo): string {
 export function parseSearchRequest(
   params: QueryParams,
   table: TableInfo,
-  extraParams: string[] = [],
+  schema: DatabaseSchema,
 ): SearchRequest {
   const p = new ProblemCollector();
-  rejectUnknownParams(params, [...SEARCH_PARAMS, ...extraParams], p, true);
+  rejectUnknownParams(params, SEARCH_PARAMS, p, true);
   const q = p.try(() => parseQ(singleParam(params, 'q')));
   const column = p.try(() => parseColumn(singleParam(params, 'column'), table));
   const where = parseFilters(params, table, p);
@@ -70,6 +87,7 @@ export function parseSearchRequest(
     p.add('lang', `table "${table.name}" has no lang column; it is monolingual, so drop the lang parameter`);
   }
   const count = p.try(() => parseBooleanParam('count', singleParam(params, 'count'))) ?? false;
+  const relations = p.try(() => parseRelationParams(params, table, schema, fields));
   p.throwIfAny();
-  return { ...q!, column: column!, where, fields, limit: limit!, offset: offset!, lang, count };
+  return { ...q!, column: column!, where, fields, limit: limit!, offset: offset!, lang, count, relations };
 }

@@ -22,7 +22,7 @@ export async function recordsRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: TableParams }>('/:db/tables/:table/records', async (request, reply) => {
     const { db, table } = request.params;
     const info = await requireTable(ctx, db, table);
-    const req = parseRecordListRequest(queryOf(request), info);
+    const req = parseRecordListRequest(queryOf(request), info, await ctx.schemas.get(db));
     const page = await listRecords(ctx, db, table, req);
     const link = paginationLinks(request.url, req.offset, req.limit, page.hasMore);
     if (link) reply.header('Link', link);
@@ -37,7 +37,7 @@ export async function recordsRoutes(app: FastifyInstance): Promise<void> {
       const { db, table } = request.params;
       const info = await requireTable(ctx, db, table);
       const id = parseRecordId(request.params.id);
-      const req = parseRecordRequest(queryOf(request), info);
+      const req = parseRecordRequest(queryOf(request), info, await ctx.schemas.get(db));
       const record = await getRecord(ctx, db, table, id, req);
       if (req.lang) reply.header('Content-Language', req.lang);
       const meta: Record<string, unknown> = { section_id: id };

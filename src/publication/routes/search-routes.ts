@@ -15,7 +15,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { db: string; table: string } }>('/:db/tables/:table/search', async (request, reply) => {
     const { db, table } = request.params;
     const info = await requireTable(ctx, db, table);
-    const req = parseSearchRequest(queryOf(request), info);
+    const req = parseSearchRequest(queryOf(request), info, await ctx.schemas.get(db));
     const page = await searchRecords(ctx, db, table, req);
     const link = paginationLinks(request.url, req.offset, req.limit, page.hasMore);
     if (link) reply.header('Link', link);

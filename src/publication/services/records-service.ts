@@ -1,7 +1,8 @@
 /**
  * Reading records: a page of a table (filters, sort, fields, paging, optional exact count) and
  * one record with all its language variants. The page query asks for one row more than the
- * limit so "is there a next page" needs no COUNT(*).
+ * limit so "is there a next page" needs no COUNT(*). Relation cells the request asks to resolve
+ * are replaced last, once per page (relations-service.ts).
  */
 import type { Condition, Row } from '../db/types.js';
 import { notFound } from '../http/problems.js';
@@ -10,6 +11,7 @@ import { withStableOrder } from '../query/sort-and-fields.js';
 import { requireTable } from './catalog-service.js';
 import { decodeRows } from './cell-values.js';
 import type { PublicationContext } from './context.js';
+import { resolveRowRelations } from './relations-service.js';
 
 export interface RecordPage {
   rows: Row[];
@@ -42,7 +44,9 @@ export async function listRecords(
   ]);
   const hasMore = rows.length > req.limit;
   if (hasMore) rows.length = req.limit;
-  return { rows: decodeRows(rows, table), hasMore, total };
+  const decoded = decodeRows(rows, table);
+  await resolveRowRelations(ctx, db, table, decoded, { relations: req.relations, lang: req.lang });
+  return { rows: decoded, hasMore, total };
 }
 
 export interface SingleRecord {
@@ -84,5 +88,7 @@ export async function getRecord(
     }
   }
   if (columns !== requested) for (const r of variants) delete r.lang;
-  return { rows: decodeRows(variants, table), languages };
+  const decoded = decodeRows(variants, table);
+  await resolveRowRelations(ctx, db, table, decoded, { relations: req.relations, lang: req.lang });
+  return { rows: decoded, languages };
 }

@@ -14,6 +14,7 @@ import { requireTable } from './catalog-service.js';
 import { decodeRows } from './cell-values.js';
 import type { PublicationContext } from './context.js';
 import type { RecordPage } from './records-service.js';
+import { resolveRowRelations } from './relations-service.js';
 
 export async function searchRecords(
   ctx: PublicationContext,
@@ -53,5 +54,7 @@ export async function searchRecords(
         : [];
     if (columns !== requested) delete row[req.column];
   }
-  return { rows: decodeRows(rows, table), hasMore, total };
+  const decoded = decodeRows(rows, table);
+  await resolveRowRelations(ctx, db, table, decoded, { relations: req.relations, lang: req.lang });
+  return { rows: decoded, hasMore, total };
 }

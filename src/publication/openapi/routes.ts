@@ -1,0 +1,283 @@
+/**
+ * The catalogue of routes as the OpenAPI document presents them: method, path, parameters,
+ * answer schema and the problems each can give. Parameter declarations are shared with the
+ * routes' validators (parameters.ts), so a parameter cannot be accepted without being documented.
+ */
+import { FRAGMENT_BOUNDS } from '../services/fragment-params.js';
+import { extension, P, type ParamSpec } from './parameters.js';
+
+export interface RouteDoc {
+  method: 'GET' | 'POST';
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params: ParamSpec[];
+  response?: string;
+  requestBody?: string;
+  status?: number;
+  okDescription?: string;
+  cacheable?: boolean;
+  paged?: boolean;
+  contentLanguage?: boolean;
+  database?: boolean;
+  problems?: Record<string, string>;
+}
+
+const q = (
+  name: string,
+  description: string,
+  schema: Record<string, unknown>,
+  required = false,
+): ParamSpec => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  required,
+});
+
+const terms = q(
+  'terms',
+  'Whitespace-separated literal words, case- and accent-insensitive (no operators).',
+  { type: 'string', minLength: FRAGMENT_BOUNDS.terms.min, maxLength: FRAGMENT_BOUNDS.terms.max },
+  true,
+);
+const maxCharacters = q('max_characters', 'Context size of each fragment, in characters.', {
+  type: 'integer',
+  minimum: FRAGMENT_BOUNDS.maxCharacters.min,
+  maximum: FRAGMENT_BOUNDS.maxCharacters.max,
+  default: FRAGMENT_BOUNDS.maxCharacters.default,
+});
+const maxOccurrences = q('max_occurrences', 'Maximum fragments per term.', {
+  type: 'integer',
+  minimum: FRAGMENT_BOUNDS.maxOccurrences.min,
+  maximum: FRAGMENT_BOUNDS.maxOccurrences.max,
+  default: FRAGMENT_BOUNDS.maxOccurrences.default,
+});
+const textColumn = q('column', 'Text column to search (must be a text column).', {
+  type: 'string',
+  default: 'transcription',
+});
+const seconds = (name: string) =>
+  q(name, 'Seconds, at least 0 (milliseconds allowed).', { type: 'number', minimum: 0 });
+const tipo = (name: string, description: string) =>
+  q(name, description, { type: 'string', pattern: FRAGMENT_BOUNDS.tipo.pattern.source });
+
+/** Parameters per validator: the routes read their accepted names from these lists. */
+export const ROUTE_PARAMS = {
+  records: [
+    P.filter,
+    P.sort,
+    P.fields,
+    P.limit,
+    P.offset,
+    P.lang,
+    P.count,
+    P.resolveRelations,
+    P.resolveInverse,
+  ],
+  record: [P.fields, P.lang, P.resolveRelations, P.resolveInverse],
+  search: [
+    P.q,
+    P.searchColumn,
+    P.limit,
+    P.offset,
+    P.count,
+    P.resolveRelations,
+    P.resolveInverse,
+    extension(P.lang, 'a single-language result page.'),
+    extension(P.fields, 'a light result page (the searched column is still used for fragments).'),
+    extension(P.filter, 'narrow the search with the records filter syntax.'),
+  ],
+  fragments: [terms, textColumn, P.lang, maxCharacters, maxOccurrences],
+  avFragments: [terms, P.lang, maxCharacters, maxOccurrences],
+  indexation: [
+    q(
+      'section_id',
+      'The record whose transcription holds the passage.',
+      { type: 'integer', minimum: 1 },
+      true,
+    ),
+    tipo(
+      'section_tipo',
+      'Section tipo, mapped to a table through publication_schema dd_relations (default: AV_TABLE).',
+    ),
+    tipo('component_tipo', 'Component tipo the indexation locators must name.'),
+    q('tag_id', 'Index tag: the passage between [index-*-tag_id] and [/index-*-tag_id].', {
+      type: 'integer',
+      minimum: 1,
+    }),
+    seconds('tc_in'),
+    seconds('tc_out'),
+    extension(P.lang, 'the language of the transcription and of the terms.'),
+  ],
+} satisfies Record<string, ParamSpec[]>;
+
+const tableParams = [P.db, P.table];
+const notFound = (what: string) => ({ '404': `${what} not found (unknown db or table, or missing record).` });
+
+export const ROUTES: RouteDoc[] = [
+  {
+    method: 'GET',
+    path: '/',
+    operationId: 'getIndex',
+    tag: 'discovery',
+    summary: 'Service index',
+    params: [],
+    response: 'Index',
+  },
+  {
+    method: 'GET',
+    path: '/databases',
+    operationId: 'listDatabases',
+    tag: 'discovery',
+    summary: 'Public databases (DB_NAMES)',
+    params: [],
+    response: 'DatabaseList',
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables',
+    operationId: 'listTables',
+    tag: 'discovery',
+    summary: 'Tables of a database with estimated row counts',
+    params: [P.db],
+    response: 'TableList',
+    database: true,
+    problems: notFound('Database'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}',
+    operationId: 'describeTable',
+    tag: 'discovery',
+    summary: 'Columns and exact row count of a table',
+    params: tableParams,
+    response: 'TableSchema',
+    database: true,
+    problems: notFound('Table'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}/records',
+    operationId: 'listRecords',
+    tag: 'records',
+    summary: 'A filtered, sorted page of records',
+    description: 'Thesaurus tables (ts_*) are read here too.',
+    params: [...tableParams, ...ROUTE_PARAMS.records],
+    response: 'RecordList',
+    paged: true,
+    database: true,
+    problems: notFound('Table'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}/records/{id}',
+    operationId: 'getRecord',
+    tag: 'records',
+    summary: 'One record with every language variant',
+    params: [...tableParams, P.id, ...ROUTE_PARAMS.record],
+    response: 'SingleRecord',
+    contentLanguage: true,
+    database: true,
+    problems: notFound('Record'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}/search',
+    operationId: 'searchRecords',
+    tag: 'search',
+    summary: 'Boolean full-text search with relevance and highlighted fragments',
+    params: [...tableParams, ...ROUTE_PARAMS.search],
+    response: 'SearchList',
+    paged: true,
+    database: true,
+    problems: notFound('Table'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}/records/{id}/fragments',
+    operationId: 'getTextFragments',
+    tag: 'fragments',
+    summary: 'Highlighted excerpts of a text column around literal terms, with page and position',
+    params: [...tableParams, P.id, ...ROUTE_PARAMS.fragments],
+    response: 'TextFragments',
+    database: true,
+    problems: notFound('Record'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/tables/{table}/records/{id}/av-fragments',
+    operationId: 'getAvFragments',
+    tag: 'fragments',
+    summary: 'Transcription excerpts with the video window (timecodes) and speakers',
+    params: [...tableParams, P.id, ...ROUTE_PARAMS.avFragments],
+    response: 'AvFragments',
+    database: true,
+    problems: notFound('Record'),
+  },
+  {
+    method: 'GET',
+    path: '/{db}/av-indexation-fragment',
+    operationId: 'getAvIndexationFragment',
+    tag: 'fragments',
+    summary: 'The passage a thesaurus indexation points at, with media, speakers and terms',
+    params: [P.db, ...ROUTE_PARAMS.indexation],
+    response: 'IndexationFragment',
+    database: true,
+    problems: notFound('Record'),
+  },
+  {
+    method: 'POST',
+    path: '/batch',
+    operationId: 'runBatch',
+    tag: 'batch',
+    summary: 'Up to 20 GET data queries in one request',
+    description:
+      "Requires Content-Type: application/json (400 otherwise). Each query gets its own status and either `data` (the route envelope) or `problem`; one failure does not break the batch. A path to /docs, /health, /mcp, /openapi.yaml, /openapi.json or /batch, or a malformed path, is that query's own 400. Queries share one statement budget and cost one rate-limit token each, charged up front.",
+    params: [],
+    requestBody: 'BatchRequest',
+    response: 'BatchResult',
+    cacheable: false,
+    database: true,
+  },
+  {
+    method: 'GET',
+    path: '/health',
+    operationId: 'getHealth',
+    tag: 'operations',
+    summary: 'Pings every database; 200 when all answer, 503 otherwise; never cached',
+    params: [],
+    response: 'Health',
+    cacheable: false,
+    problems: { '503': 'At least one database is unreachable (body: Health with status "error").' },
+  },
+  {
+    method: 'GET',
+    path: '/openapi.yaml',
+    operationId: 'getOpenApiYaml',
+    tag: 'operations',
+    summary: 'This description (YAML); also /openapi.json',
+    params: [],
+  },
+  {
+    method: 'GET',
+    path: '/docs',
+    operationId: 'getDocs',
+    tag: 'operations',
+    summary: 'Offline documentation: links to /docs/swagger and /docs/scalar',
+    params: [],
+  },
+  {
+    method: 'GET',
+    path: '/favicon.ico',
+    operationId: 'getFavicon',
+    tag: 'operations',
+    summary: 'No icon: 204',
+    params: [],
+    status: 204,
+    okDescription: 'No content',
+  },
+];
