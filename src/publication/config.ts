@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import type { MariadbOptions } from './db/mariadb-driver.js';
 
 export const DB_NAME_PATTERN = /^[A-Za-z0-9_$-]{1,64}$/;
 
@@ -58,14 +59,7 @@ export interface PublicationConfig {
   logLevel: string;
   driver: DbDriverName;
   dbNames: string[];
-  mariadb: {
-    host?: string;
-    port: number;
-    user?: string;
-    password?: string;
-    socketPath?: string;
-    poolMax: number;
-  };
+  mariadb: MariadbOptions;
   sqlite: { dir: string; workers: number };
   mediaBaseUrl: string;
   apiKeys: string[];
@@ -163,18 +157,22 @@ export function loadPublicationConfig(
       : e.API_KEYS.split(',')
           .map((k) => k.trim())
           .filter((k) => k !== '');
-  const trustProxy = e.TRUST_PROXY ?? (e.DEPLOYMENT_MODE && e.DEPLOYMENT_MODE !== 'standalone' ? LOCAL_PROXIES : []);
+  const trustProxy =
+    e.TRUST_PROXY ?? (e.DEPLOYMENT_MODE && e.DEPLOYMENT_MODE !== 'standalone' ? LOCAL_PROXIES : []);
   for (const entry of e.TRUST_PROXY ?? []) {
     const problem = proxyEntryProblem(entry);
     if (problem) problems.push(`TRUST_PROXY item ${problem}`);
   }
   if (e.RATE_LIMIT_REDIS_URL && !/^rediss?:\/\/[^/?#]/.test(e.RATE_LIMIT_REDIS_URL)) {
-    problems.push('RATE_LIMIT_REDIS_URL must be a URL like redis://127.0.0.1:6379 or rediss://user:pass@host:6380/0');
+    problems.push(
+      'RATE_LIMIT_REDIS_URL must be a URL like redis://127.0.0.1:6379 or rediss://user:pass@host:6380/0',
+    );
   }
   const corsOrigin = parseCorsOrigin(e.CORS_ORIGIN, problems);
   for (const key of Object.keys(e).filter((k) => k.startsWith('AV_'))) {
     const value = e[key as keyof typeof e] as string;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) problems.push(`${key} must be a table or column name, got "${value}"`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+      problems.push(`${key} must be a table or column name, got "${value}"`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { paginationLinks } from './link-header.js';
 
 export interface Envelope {
   [key: string]: unknown;
@@ -49,4 +50,22 @@ export function sendJson(
   const separator = Object.keys(meta).length > 0 ? ',' : '';
   const tail = Buffer.from(`${separator}"response_time_ms":${ms}}}`, 'utf8');
   return reply.send(Buffer.concat([stable.subarray(0, stable.length - 2), tail]));
+}
+
+/**
+ * Sends a page of rows (records or search results): Link headers for the neighbouring pages and
+ * `pagination` with `total` only when it was counted.
+ */
+export function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { rows: unknown[]; hasMore: boolean; total?: number },
+  paging: { limit: number; offset: number },
+  maxAge: number,
+): FastifyReply {
+  const link = paginationLinks(request.url, paging.offset, paging.limit, page.hasMore);
+  if (link) reply.header('Link', link);
+  const pagination: Record<string, number> = { limit: paging.limit, offset: paging.offset };
+  if (page.total !== undefined) pagination.total = page.total;
+  return sendJson(request, reply, { data: page.rows, pagination, meta: {} }, { maxAge });
 }

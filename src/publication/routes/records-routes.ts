@@ -3,9 +3,8 @@
  * language variants. Thin: parse, call the service, shape the envelope.
  */
 import type { FastifyInstance } from 'fastify';
-import { paginationLinks } from '../http/link-header.js';
 import { parseRecordId, queryOf } from '../http/request-input.js';
-import { sendJson } from '../http/send-json.js';
+import { sendJson, sendPage } from '../http/send-json.js';
 import { parseRecordListRequest, parseRecordRequest } from '../query/record-requests.js';
 import { requireTable } from '../services/catalog-service.js';
 import { getRecord, listRecords } from '../services/records-service.js';
@@ -24,11 +23,7 @@ export async function recordsRoutes(app: FastifyInstance): Promise<void> {
     const info = await requireTable(ctx, db, table);
     const req = parseRecordListRequest(queryOf(request), info, await ctx.schemas.get(db));
     const page = await listRecords(ctx, db, table, req);
-    const link = paginationLinks(request.url, req.offset, req.limit, page.hasMore);
-    if (link) reply.header('Link', link);
-    const pagination: Record<string, number> = { limit: req.limit, offset: req.offset };
-    if (page.total !== undefined) pagination.total = page.total;
-    return sendJson(request, reply, { data: page.rows, pagination, meta: {} }, { maxAge });
+    return sendPage(request, reply, page, req, maxAge);
   });
 
   app.get<{ Params: TableParams & { id: string } }>(

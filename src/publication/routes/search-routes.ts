@@ -3,9 +3,8 @@
  * fragments, paged like the records list (Link headers, optional exact count).
  */
 import type { FastifyInstance } from 'fastify';
-import { paginationLinks } from '../http/link-header.js';
 import { queryOf } from '../http/request-input.js';
-import { sendJson } from '../http/send-json.js';
+import { sendPage } from '../http/send-json.js';
 import { parseSearchRequest } from '../query/search-request.js';
 import { requireTable } from '../services/catalog-service.js';
 import { searchRecords } from '../services/search-service.js';
@@ -17,15 +16,6 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     const info = await requireTable(ctx, db, table);
     const req = parseSearchRequest(queryOf(request), info, await ctx.schemas.get(db));
     const page = await searchRecords(ctx, db, table, req);
-    const link = paginationLinks(request.url, req.offset, req.limit, page.hasMore);
-    if (link) reply.header('Link', link);
-    const pagination: Record<string, number> = { limit: req.limit, offset: req.offset };
-    if (page.total !== undefined) pagination.total = page.total;
-    return sendJson(
-      request,
-      reply,
-      { data: page.rows, pagination, meta: {} },
-      { maxAge: ctx.config.cacheMaxAge },
-    );
+    return sendPage(request, reply, page, req, ctx.config.cacheMaxAge);
   });
 }
