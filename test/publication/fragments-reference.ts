@@ -4,7 +4,8 @@
  * tests compare the API's answers with these, computed from what the database holds.
  */
 
-const BRACKET_TAG = /\[(?:tc-|TC_|\/?index-|page-|person-|note-|\/?reference-|lang-|svg-|draw-|geo-)[^\]]*\]/g;
+const BRACKET_TAG =
+  /\[(?:tc-|TC_|\/?index-|page-|person-|note-|\/?reference-|lang-|svg-|draw-|geo-)[^\]]*\]/g;
 const BLOCK_HTML = /<\/?(?:p|br)>/g;
 const INLINE_HTML = /<\/?(?:strong|em)>/g;
 
@@ -12,14 +13,29 @@ const INLINE_HTML = /<\/?(?:strong|em)>/g;
 export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 export const escapeHtml = (s: string) =>
-  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 
 export const unescapeHtml = (s: string) =>
-  s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+  s
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
 
 /** The text a reader sees: tags gone, words kept apart, whitespace collapsed. */
 export function referencePlain(stored: string): string {
-  return stored.replace(BRACKET_TAG, ' ').replace(BLOCK_HTML, ' ').replace(INLINE_HTML, '').replace(/\s+/g, ' ').trim();
+  return stored
+    .replace(BRACKET_TAG, ' ')
+    .replace(BLOCK_HTML, ' ')
+    .replace(INLINE_HTML, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The stored text with every tag blanked out, offsets unchanged. */
@@ -74,5 +90,7 @@ export function pageBefore(stored: string, position: number): number | undefined
 
 /** Plain text of an excerpt as served: marks removed, unescaped, ellipses dropped. */
 export function excerptPlain(html: string): string {
-  return unescapeHtml(html.replace(/<\/?mark>/g, '')).replace(/^…/, '').replace(/…$/, '');
+  return unescapeHtml(html.replace(/<\/?mark>/g, ''))
+    .replace(/^…/, '')
+    .replace(/…$/, '');
 }

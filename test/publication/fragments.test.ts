@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DirectDb, engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
+import {
+  type DirectDb,
+  engineCases,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
 import {
   escapeHtml,
   excerptPlain,
@@ -86,9 +91,15 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
     const row = rows.find((r) => wordOf(r, (w, n) => w.length >= 4 && n >= 3))!;
     const word = wordOf(row, (w, n) => w.length >= 4 && n >= 3)!;
     const all = wordOccurrences(row.text, word);
-    const two = await fragments(row.section_id, `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_occurrences=2`);
+    const two = await fragments(
+      row.section_id,
+      `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_occurrences=2`,
+    );
     expect(two.json.data.map((f: { position: number }) => f.position)).toEqual(all.slice(0, 2));
-    const many = await fragments(row.section_id, `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_occurrences=10`);
+    const many = await fragments(
+      row.section_id,
+      `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_occurrences=10`,
+    );
     expect(many.json.data.map((f: { position: number }) => f.position)).toEqual(all.slice(0, 10));
   });
 
@@ -109,7 +120,10 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
     for (const row of await transcriptions('lg-spa', 5)) {
       const word = wordOf(row, (w, n) => w.length >= 5 && n >= 1)!;
       for (const max of [10, 40, 320]) {
-        const res = await fragments(row.section_id, `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_characters=${max}`);
+        const res = await fragments(
+          row.section_id,
+          `?terms=${encodeURIComponent(word)}&lang=lg-spa&max_characters=${max}`,
+        );
         const [f] = res.json.data;
         const body = excerptPlain(f.text);
         expect(body.length).toBeLessThanOrEqual(Math.max(max, word.length));
@@ -209,9 +223,9 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
       .slice(0, 10);
     const res = await fragments(id, `?terms=${encodeURIComponent(word)}&max_occurrences=10`);
     expect(res.status).toBe(200);
-    expect(res.json.data.map((f: { lang: string; position: number }) => ({ lang: f.lang, position: f.position }))).toEqual(
-      expected,
-    );
+    expect(
+      res.json.data.map((f: { lang: string; position: number }) => ({ lang: f.lang, position: f.position })),
+    ).toEqual(expected);
     expect(res.headers['content-language']).toBeUndefined();
     const one = await fragments(id, `?terms=${encodeURIComponent(word)}`);
     expect(one.json.data).toHaveLength(1);
@@ -230,7 +244,10 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
       "SELECT section_id, lang, abstract AS text FROM interview WHERE lang = 'lg-spa' ORDER BY section_id LIMIT 1",
     );
     const word = wordOf(row!, (w) => w.length >= 4)!;
-    const res = await fragments(row!.section_id, `?terms=${encodeURIComponent(word)}&lang=lg-spa&column=abstract`);
+    const res = await fragments(
+      row!.section_id,
+      `?terms=${encodeURIComponent(word)}&lang=lg-spa&column=abstract`,
+    );
     expect(res.status).toBe(200);
     expect(res.json.data[0].position).toBe(wordOccurrences(row!.text, word)[0]);
   });
@@ -258,7 +275,10 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
       const res = await fragments(1, query);
       expect(res.status, query).toBe(400);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.json.errors.map((e: { name: string }) => e.name), query).toEqual([name]);
+      expect(
+        res.json.errors.map((e: { name: string }) => e.name),
+        query,
+      ).toEqual([name]);
     }
     const all = await fragments(1, '?column=nope&lang=x&max_characters=0&max_occurrences=99&foo=1');
     expect(all.status).toBe(400);
@@ -273,7 +293,13 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
   });
 
   it('accepts the bounds themselves and ignores _-prefixed parameters', async () => {
-    for (const q of ['max_characters=10', 'max_characters=5000', 'max_occurrences=1', 'max_occurrences=10', '_=123']) {
+    for (const q of [
+      'max_characters=10',
+      'max_characters=5000',
+      'max_occurrences=1',
+      'max_occurrences=10',
+      '_=123',
+    ]) {
       const res = await fragments(1, `?terms=${'a'.repeat(512)}&${q}`);
       expect(res.status, q).toBe(200);
     }

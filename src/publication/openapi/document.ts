@@ -6,7 +6,7 @@
 import { PROBLEM_BASE } from '../http/problems.js';
 import { API_VERSION } from '../routes/discovery-routes.js';
 import type { ParamSpec } from './parameters.js';
-import { ROUTES, type RouteDoc } from './routes.js';
+import { mcpRouteDoc, ROUTES, type RouteDoc } from './routes.js';
 import { SCHEMAS } from './schemas.js';
 
 const problemResponse = (description: string) => ({
@@ -103,7 +103,8 @@ function operation(route: RouteDoc) {
 
 export function buildOpenApiDocument(options: { basePath: string; mcpPath?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) {
+  const routes = options.mcpPath === undefined ? ROUTES : [...ROUTES, mcpRouteDoc(options.mcpPath)];
+  for (const route of routes) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operation(route);
   }
@@ -132,6 +133,7 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
       { name: 'fragments' },
       { name: 'batch' },
       { name: 'operations' },
+      ...(options.mcpPath === undefined ? [] : [{ name: 'mcp' }]),
     ],
     paths,
     components: {

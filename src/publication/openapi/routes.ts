@@ -3,6 +3,7 @@
  * answer schema and the problems each can give. Parameter declarations are shared with the
  * routes' validators (parameters.ts), so a parameter cannot be accepted without being documented.
  */
+import { buildToolCatalogue } from '../mcp/tool-catalogue.js';
 import { FRAGMENT_BOUNDS } from '../services/fragment-params.js';
 import { extension, P, type ParamSpec } from './parameters.js';
 
@@ -281,3 +282,29 @@ export const ROUTES: RouteDoc[] = [
     okDescription: 'No content',
   },
 ];
+
+/**
+ * POST {MCP_PATH}, documented only when MCP_ENABLED (the path is configuration). The tools are
+ * listed from the MCP catalogue itself, so the two cannot drift apart.
+ */
+export function mcpRouteDoc(mcpPath: string): RouteDoc {
+  const tools = buildToolCatalogue([]).map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`);
+  return {
+    method: 'POST',
+    path: mcpPath,
+    operationId: 'mcp',
+    tag: 'mcp',
+    summary: 'Model Context Protocol endpoint for AI agents (Streamable HTTP, stateless)',
+    description: [
+      'JSON-RPC 2.0 messages of the Model Context Protocol over the Streamable HTTP transport, without sessions: every POST is answered with JSON (no SSE stream), so GET and DELETE are 405.',
+      'Requires Content-Type: application/json and Accept listing both application/json and text/event-stream; transport errors (406, 415, malformed JSON or JSON-RPC) are JSON-RPC error objects.',
+      `Tools, each with an input and an output schema: ${tools.join(', ')}. They run the same validators and services as the REST routes, so bounds and messages match; a failure is a tool result with isError and the problem's detail and errors as text.`,
+      'The request budget (statements, time-out), API keys and rate limiting apply as on any route; each tools/call of a JSON-RPC batch costs one rate-limit token.',
+    ].join('\n\n'),
+    params: [],
+    okDescription: 'A JSON-RPC response (202 without body for notifications).',
+    cacheable: false,
+    database: true,
+    problems: { '400': 'Malformed JSON or JSON-RPC message (the body is a JSON-RPC error object).' },
+  };
+}

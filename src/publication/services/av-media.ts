@@ -30,15 +30,26 @@ export function relationIds(cell: unknown): number[] {
   const entries = Array.isArray(value) ? value : [value];
   const ids: number[] = [];
   for (const entry of entries) {
-    const raw = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).section_id : entry;
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{1,16}\s*$/.test(raw) ? Number(raw) : NaN;
+    const raw =
+      typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).section_id : entry;
+    const n =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && /^\s*\d{1,16}\s*$/.test(raw)
+          ? Number(raw)
+          : NaN;
     if (Number.isSafeInteger(n) && n > 0) ids.push(n);
   }
   return ids;
 }
 
 export function numberOf(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
@@ -61,7 +72,12 @@ export function withTimeWindow(url: string, tcIn: number, tcOut: number): string
   return `${base}${sep}vbegin=${seconds(tcIn)}&vend=${seconds(tcOut)}${fragment}`;
 }
 
-export function mediaOf(asset: MediaAsset | undefined, tcIn: number, tcOut: number, baseUrl: string): AvMedia {
+export function mediaOf(
+  asset: MediaAsset | undefined,
+  tcIn: number,
+  tcOut: number,
+  baseUrl: string,
+): AvMedia {
   const video = mediaUrl(asset?.video, baseUrl);
   return {
     video_url: video === null ? null : withTimeWindow(video, tcIn, tcOut),

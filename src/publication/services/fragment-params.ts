@@ -8,7 +8,7 @@ import { invalidQuery, ProblemCollector } from '../http/problems.js';
 import type { QueryParams } from '../http/query-params.js';
 import { rejectUnknownParams } from '../query/record-requests.js';
 import { clip, parseIntegerParam, parseLangParam, singleParam } from '../query/scalar-params.js';
-import type { MatchTerm } from '../text/term-matching.js';
+import { foldString, type MatchTerm } from '../text/term-matching.js';
 
 /** The spec's bounds for these routes (kept here until query/bounds.ts gathers them). */
 export const FRAGMENT_BOUNDS = {
@@ -52,15 +52,20 @@ const WORD = /[\p{L}\p{N}_]+/gu;
  */
 export function parseLiteralTerms(raw: string | undefined): MatchTerm[] {
   const { min, max } = FRAGMENT_BOUNDS.terms;
-  if (raw === undefined) throw invalidQuery('terms', 'terms is required: the words to find, e.g. terms=canción');
+  if (raw === undefined)
+    throw invalidQuery('terms', 'terms is required: the words to find, e.g. terms=canción');
   if (raw.trim().length < min || raw.length > max) {
-    throw invalidQuery('terms', `terms must be ${min} to ${max} characters (not only spaces), got ${raw.length}`);
+    throw invalidQuery(
+      'terms',
+      `terms must be ${min} to ${max} characters (not only spaces), got ${raw.length}`,
+    );
   }
   const seen = new Set<string>();
   const terms: MatchTerm[] = [];
   for (const token of raw.split(/\s+/)) {
     const words = (token.match(WORD) ?? []).map((w) => w.toLowerCase());
-    const key = words.join(' ');
+    // Terms that differ only in case or accents find the same places: keep one.
+    const key = foldString(words.join(' '));
     if (words.length === 0 || seen.has(key)) continue;
     seen.add(key);
     terms.push({ words, prefix: false });
@@ -101,7 +106,11 @@ function readFragmentParams(params: QueryParams, table: TableInfo, p: ProblemCol
     parseIntegerParam('max_characters', singleParam(params, 'max_characters'), FRAGMENT_BOUNDS.maxCharacters),
   );
   const maxOccurrences = p.try(() =>
-    parseIntegerParam('max_occurrences', singleParam(params, 'max_occurrences'), FRAGMENT_BOUNDS.maxOccurrences),
+    parseIntegerParam(
+      'max_occurrences',
+      singleParam(params, 'max_occurrences'),
+      FRAGMENT_BOUNDS.maxOccurrences,
+    ),
   );
   return { matchTerms, lang, maxCharacters, maxOccurrences };
 }
@@ -127,7 +136,11 @@ export function parseFragmentsRequest(params: QueryParams, table: TableInfo): Fr
 }
 
 /** `.../records/{id}/av-fragments`: the same without `column` (the transcription column is configured). */
-export function parseAvFragmentsRequest(params: QueryParams, table: TableInfo, column: string): FragmentsRequest {
+export function parseAvFragmentsRequest(
+  params: QueryParams,
+  table: TableInfo,
+  column: string,
+): FragmentsRequest {
   const p = new ProblemCollector();
   rejectUnknownParams(params, AV_FRAGMENT_PARAMS, p, false);
   const read = readFragmentParams(params, table, p);
@@ -161,7 +174,15 @@ function parseSeconds(name: string, raw: string | undefined): number | undefined
   return Number(raw);
 }
 
-const INDEXATION_PARAMS = ['section_id', 'section_tipo', 'component_tipo', 'tag_id', 'tc_in', 'tc_out', 'lang'];
+const INDEXATION_PARAMS = [
+  'section_id',
+  'section_tipo',
+  'component_tipo',
+  'tag_id',
+  'tc_in',
+  'tc_out',
+  'lang',
+];
 
 /** `/{db}/av-indexation-fragment`. */
 export function parseIndexationRequest(params: QueryParams): IndexationRequest {

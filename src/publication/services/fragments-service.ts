@@ -5,7 +5,7 @@
  * `max_occurrences` bounds the fragments per term over all variants together.
  */
 import type { Row } from '../db/types.js';
-import { analyseText, type AnalysedText, type FoundFragment, findFragments } from '../text/fragments.js';
+import { type AnalysedText, analyseText, type FoundFragment, findFragments } from '../text/fragments.js';
 import type { MatchTerm } from '../text/term-matching.js';
 import { requireTable } from './catalog-service.js';
 import type { PublicationContext } from './context.js';
@@ -68,12 +68,14 @@ export async function textFragments(
 ): Promise<TextFragment[]> {
   const table = await requireTable(ctx, db, tableName);
   const rows = await readRecordVariants(ctx, db, table, id, [req.column], req.lang);
-  return fragmentsOfVariants(variantTexts(rows, req.column), req.matchTerms, req).map(({ variant, fragment }) => {
-    const item: TextFragment =
-      fragment.page === undefined
-        ? { text: fragment.text, position: fragment.position }
-        : { text: fragment.text, page: fragment.page, position: fragment.position };
-    if (variant.lang !== undefined) item.lang = variant.lang;
-    return item;
-  });
+  return fragmentsOfVariants(variantTexts(rows, req.column), req.matchTerms, req).map(
+    ({ variant, fragment }) => {
+      const item: TextFragment =
+        fragment.page === undefined
+          ? { text: fragment.text, position: fragment.position }
+          : { text: fragment.text, page: fragment.page, position: fragment.position };
+      if (variant.lang !== undefined) item.lang = variant.lang;
+      return item;
+    },
+  );
 }

@@ -82,7 +82,11 @@ async function sourceTable(
   }
 }
 
-function choosePassage(variant: VariantText, req: IndexationRequest, timeline: ReturnType<typeof buildTimeline>) {
+function choosePassage(
+  variant: VariantText,
+  req: IndexationRequest,
+  timeline: ReturnType<typeof buildTimeline>,
+) {
   const length = variant.text.stored.length;
   if (req.tagId !== undefined) {
     const p = indexPassage(variant.text.tags, req.tagId, length);
@@ -109,7 +113,14 @@ export async function indexationFragment(
   const { table, column } = await sourceTable(ctx, db, req, sectionTables);
   // `lang` also picks the thesaurus language, so it is no error on a monolingual record table.
   const lang = table.hasLang ? req.lang : undefined;
-  const rows = await readRecordVariants(ctx, db, table, req.sectionId, [column, ...avRecordColumns(ctx)], lang);
+  const rows = await readRecordVariants(
+    ctx,
+    db,
+    table,
+    req.sectionId,
+    [column, ...avRecordColumns(ctx)],
+    lang,
+  );
   const variants = variantTexts(rows, column);
   const variant =
     (req.tagId !== undefined ? variants.find((v) => hasIndexTag(v, req.tagId!)) : undefined) ??
@@ -132,7 +143,12 @@ export async function indexationFragment(
   const passageSpeakers = speakersIn(variant.text.tags, passage.start, passage.end);
   const answer: IndexationAnswer = {
     data: {
-      locator: { section_id: req.sectionId, tag_id: req.tagId ?? null, tc_in: window.tcIn, tc_out: window.tcOut },
+      locator: {
+        section_id: req.sectionId,
+        tag_id: req.tagId ?? null,
+        tc_in: window.tcIn,
+        tc_out: window.tcOut,
+      },
       transcription: escapeHtml(plainSlice(variant.text.plain, passage.start, passage.end)),
       media: mediaOf(asset, window.tcIn, window.tcOut, ctx.config.mediaBaseUrl),
       speakers: mergeSpeakers(informants, passageSpeakers, sectionTables, ctx.config.av.speakerTable),

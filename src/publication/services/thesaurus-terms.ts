@@ -100,8 +100,13 @@ async function termsOfTable(
   m: LocatorMatch,
   lang: string | undefined,
 ): Promise<IndexingTerms> {
-  const columns = ['section_id', 'term', INDEXATION, 'term_id', 'lang'].filter((c) => table.columnsByName.has(c));
-  const orderBy = [{ column: 'section_id', desc: false }, ...(table.hasLang ? [{ column: 'lang', desc: false }] : [])];
+  const columns = ['section_id', 'term', INDEXATION, 'term_id', 'lang'].filter((c) =>
+    table.columnsByName.has(c),
+  );
+  const orderBy = [
+    { column: 'section_id', desc: false },
+    ...(table.hasLang ? [{ column: 'lang', desc: false }] : []),
+  ];
   const where = prefilter(m);
   const groups = new Map<string, { rows: Row[]; matched: boolean }>();
   let truncated = true;

@@ -77,7 +77,7 @@ export function excerptWindow(text: string, s: number, e: number, size: number):
   }
   if (end < text.length && !isSpace(text, end)) {
     const space = text.lastIndexOf(' ', end);
-    end = space >= e ? space : e;
+    end = Math.max(space, e);
   }
   while (start < s && isSpace(text, start)) start++;
   while (end > e && isSpace(text, end - 1)) end--;
@@ -112,7 +112,8 @@ export function findFragments(
   // A place two terms both match is one fragment, credited to the first of them.
   const chosen = new Map<number, TextRange & { term: number }>();
   perTerm.forEach((ranges, term) => {
-    for (const r of ranges.slice(0, options.maxOccurrences)) if (!chosen.has(r.start)) chosen.set(r.start, { ...r, term });
+    for (const r of ranges.slice(0, options.maxOccurrences))
+      if (!chosen.has(r.start)) chosen.set(r.start, { ...r, term });
   });
   return [...chosen.values()]
     .sort((a, b) => a.start - b.start)

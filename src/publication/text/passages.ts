@@ -36,7 +36,7 @@ function startTime(mark: TimeMark): number {
 }
 
 /**
- * Each timecode tag opens a segment that runs to the next one. A range's segment spans IN..OUT;
+ * Each timecode tag opens a segment (the text after it) that runs to the next one. A range's segment spans IN..OUT;
  * a point's segment spans from its time to the next timecode (or the media duration), so texts
  * that only carry points can be cut by time too.
  */
@@ -46,10 +46,10 @@ export function timedSegments(timeline: Timeline): Segment[] {
     const next = marks[i + 1];
     const end = next ? next.start : plain.storedLength;
     if (m.kind === 'tc-range') {
-      return { start: m.start, end, tcIn: Math.min(m.tcIn, m.tcOut), tcOut: Math.max(m.tcIn, m.tcOut) };
+      return { start: m.end, end, tcIn: Math.min(m.tcIn, m.tcOut), tcOut: Math.max(m.tcIn, m.tcOut) };
     }
     const tcOut = next ? startTime(next) : (duration ?? m.seconds);
-    return { start: m.start, end, tcIn: m.seconds, tcOut: Math.max(m.seconds, tcOut) };
+    return { start: m.end, end, tcIn: m.seconds, tcOut: Math.max(m.seconds, tcOut) };
   });
 }
 

@@ -7,6 +7,7 @@
  * Bracket tags and block HTML (`<p>`, `<br>`) become one space where a space is needed, so that
  * `word[tag]word` or `</p><p>` never glue two words together; inline HTML (`<em>`) vanishes.
  */
+import { MappedTextBuilder } from './mapped-text.js';
 import { parseTags, type Tag } from './tag-grammar.js';
 
 export interface PlainText {
@@ -28,10 +29,24 @@ const ENTITIES: Record<string, string> = {
   '&#39;': "'",
   '&#039;': "'",
   '&apos;': "'",
-  '&nbsp;': ' ',
+  '&nbsp;': '\u00a0',
 };
 const ENTITY = /&(?:amp|lt|gt|quot|apos|nbsp|#0?39);/y;
-const SPACE = /\s/;
+/** JavaScript's `\s`, by code (a regular expression per character is too slow on long texts). */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 function separates(tag: Tag): boolean {
   return tag.kind !== 'html' || tag.block;
@@ -39,69 +54,50 @@ function separates(tag: Tag): boolean {
 
 /** The plain text of `stored`, from tags already parsed (or parsed here). Never throws. */
 export function toPlainText(stored: string, tags: readonly Tag[] = parseTags(stored)): PlainText {
-  const chars: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // Plain text is never longer than the stored text: spaces only stand in for removed tags.
+  const out = new MappedTextBuilder(stored.length);
   // A space owed by a tag or by stored whitespace; written only if a visible character follows.
   let pending = -1;
-  const push = (ch: string, start: number, end: number) => {
-    if (pending >= 0 && chars.length > 0) {
-      chars.push(' ');
-      starts.push(pending);
-      ends.push(pending + 1);
-    }
-    pending = -1;
-    chars.push(ch);
-    starts.push(start);
-    ends.push(end);
-  };
-  let i = 0;
+  let nextTag = tags.length > 0 ? tags[0]!.start : -1;
   let t = 0;
+  let i = 0;
   while (i < stored.length) {
-    const tag = tags[t];
-    if (tag && tag.start === i) {
+    if (i === nextTag) {
+      const tag = tags[t++]!;
       if (separates(tag) && pending < 0) pending = i;
       i = tag.end;
-      t++;
+      nextTag = t < tags.length ? tags[t]!.start : -1;
       continue;
     }
-    const ch = stored[i]!;
-    if (ch === '&') {
+    let code = stored.charCodeAt(i);
+    let end = i + 1;
+    if (code === 38 /* & */) {
       ENTITY.lastIndex = i;
       const m = ENTITY.exec(stored);
       if (m) {
-        const decoded = ENTITIES[m[0]]!;
-        if (decoded === ' ') {
-          if (pending < 0) pending = i;
-        } else push(decoded, i, i + m[0].length);
-        i += m[0].length;
-        continue;
+        code = ENTITIES[m[0]]!.charCodeAt(0);
+        end = i + m[0].length;
       }
     }
-    if (SPACE.test(ch)) {
+    if (isSpace(code)) {
       if (pending < 0) pending = i;
-      i++;
+      i = end;
       continue;
     }
-    // A surrogate pair travels as one unit so the map never splits a code point.
-    const code = stored.charCodeAt(i);
+    if (pending >= 0 && out.length > 0) out.push(32, pending, pending + 1);
+    pending = -1;
+    // Both halves of a surrogate pair map to the whole code point, so the map never splits it.
     if (code >= 0xd800 && code <= 0xdbff && i + 1 < stored.length) {
-      push(ch, i, i + 2);
-      chars.push(stored[i + 1]!);
-      starts.push(i);
-      ends.push(i + 2);
+      out.push(code, i, i + 2);
+      out.push(stored.charCodeAt(i + 1), i, i + 2);
       i += 2;
       continue;
     }
-    push(ch, i, i + 1);
-    i++;
+    out.push(code, i, end);
+    i = end;
   }
-  return {
-    text: chars.join(''),
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-    storedLength: stored.length,
-  };
+  const { text, starts, ends } = out.build();
+  return { text, starts, ends, storedLength: stored.length };
 }
 
 /** The first plain index whose source starts at or after `position` (plain length if none). */

@@ -155,7 +155,8 @@ function namedTag(
     const state = m[1]!;
     const n = Number(m[2]);
     const rest = m[3];
-    if (name === 'index') return { kind: closing ? 'index-close' : 'index-open', start, end, state, tagId: n };
+    if (name === 'index')
+      return { kind: closing ? 'index-close' : 'index-open', start, end, state, tagId: n };
     if (name === 'page' && !closing) {
       const tag: PageTag = { kind: 'page', start, end, state, page: n };
       // `[page-n-5-label-data:v:data]`: the data is the printed label of the page.

@@ -9,6 +9,7 @@
  * match then covers the whole word); a phrase matches its words in order, separated only by
  * non-word characters.
  */
+import { type MappedText, MappedTextBuilder } from './mapped-text.js';
 
 /** What a highlighter needs of a term; the search parser's SearchTerm fits. */
 export interface MatchTerm {
@@ -22,13 +23,6 @@ export interface MatchTerm {
 export interface TextRange {
   start: number;
   end: number;
-}
-
-interface FoldedText {
-  text: string;
-  /** Per folded character: where its code point starts / ends in the source. */
-  starts: number[];
-  ends: number[];
 }
 
 const MARKS = /\p{M}/gu;
@@ -47,45 +41,44 @@ export function foldString(s: string): string {
   return out;
 }
 
-function isWordChar(code: number, ch: string): boolean {
+function isWordCode(code: number, next: number): boolean {
   if (code < 128) {
-    return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+    return (
+      (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95
+    );
   }
-  return WORD_CHAR.test(ch);
+  // A high surrogate speaks for its whole code point; a low one was judged with its pair.
+  if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+    return WORD_CHAR.test(String.fromCharCode(code, next));
+  }
+  return WORD_CHAR.test(String.fromCharCode(code));
 }
 
-function foldText(source: string): FoldedText {
-  const parts: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const cache = new Map<string, string>();
+function foldText(source: string): MappedText {
+  const out = new MappedTextBuilder(source.length + 16);
+  const cache = new Map<number, string>();
   let i = 0;
   while (i < source.length) {
-    const code = source.codePointAt(i)!;
-    const width = code > 0xffff ? 2 : 1;
-    let folded: string;
+    const code = source.charCodeAt(i);
     if (code < 128) {
-      folded = code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : source[i]!;
-    } else {
-      const cp = source.slice(i, i + width);
-      folded = cache.get(cp) ?? foldCodePoint(cp);
-      cache.set(cp, folded);
+      out.push(code >= 65 && code <= 90 ? code + 32 : code, i, i + 1);
+      i++;
+      continue;
     }
-    if (folded.length === 0) {
-      // A lone combining mark: it belongs to the character before it, so a match ending there
-      // still covers the whole accented letter.
-      if (ends.length > 0) ends[ends.length - 1] = i + width;
-    } else {
-      // One map entry per UTF-16 unit, so indices into the folded string stay aligned.
-      for (let u = 0; u < folded.length; u++) {
-        parts.push(folded[u]!);
-        starts.push(i);
-        ends.push(i + width);
-      }
+    const point = source.codePointAt(i)!;
+    const width = point > 0xffff ? 2 : 1;
+    let folded = cache.get(point);
+    if (folded === undefined) {
+      folded = foldCodePoint(source.slice(i, i + width));
+      cache.set(point, folded);
     }
+    // A lone combining mark folds to nothing: it belongs to the character before it, so a
+    // match ending there still covers the whole accented letter.
+    if (folded.length === 0) out.extendLast(i + width);
+    for (let u = 0; u < folded.length; u++) out.push(folded.charCodeAt(u), i, i + width);
     i += width;
   }
-  return { text: parts.join(''), starts, ends };
+  return out.build();
 }
 
 interface Token {
@@ -96,18 +89,23 @@ interface Token {
 function tokenize(folded: string): Token[] {
   const tokens: Token[] = [];
   let start = -1;
-  let i = 0;
-  for (const ch of folded) {
-    const word = isWordChar(ch.charCodeAt(0), ch);
+  for (let i = 0; i < folded.length; i++) {
+    const code = folded.charCodeAt(i);
+    const low = code >= 0xdc00 && code <= 0xdfff && i > 0 && isHighSurrogate(folded.charCodeAt(i - 1));
+    if (low) continue;
+    const word = isWordCode(code, i + 1 < folded.length ? folded.charCodeAt(i + 1) : -1);
     if (word && start < 0) start = i;
     else if (!word && start >= 0) {
       tokens.push({ start, end: i });
       start = -1;
     }
-    i += ch.length;
   }
-  if (start >= 0) tokens.push({ start, end: i });
+  if (start >= 0) tokens.push({ start, end: folded.length });
   return tokens;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** A term's words folded and re-split the way text is, so both sides agree on word boundaries. */
@@ -126,15 +124,34 @@ export function searchable(source: string): SearchableText {
   const tokenEquals = (t: Token, word: string, prefix: boolean) =>
     (prefix ? t.end - t.start >= word.length : t.end - t.start === word.length) &&
     folded.text.startsWith(word, t.start);
+  // Where each distinct word occurs, built on first use: with many terms (up to a few hundred)
+  // a lookup per term beats a scan of every token per term.
+  let index: Map<string, number[]> | undefined;
+  const occurrences = (word: string): number[] => {
+    if (!index) {
+      index = new Map();
+      tokens.forEach((t, k) => {
+        const w = folded.text.slice(t.start, t.end);
+        const list = index!.get(w);
+        if (list) list.push(k);
+        else index!.set(w, [k]);
+      });
+    }
+    return index.get(word) ?? [];
+  };
   return {
     rangesOf(term) {
       const words = foldTermWords(term);
       const n = words.length;
       const out: TextRange[] = [];
       if (n === 0) return out;
-      for (let k = 0; k + n <= tokens.length; k++) {
+      // A one-word prefix term has no exact first word to look up: scan every token.
+      const candidates = term.prefix && n === 1 ? tokens.map((_t, k) => k) : occurrences(words[0]!);
+      for (const k of candidates) {
+        if (k + n > tokens.length) break;
         let ok = true;
-        for (let j = 0; j < n && ok; j++) ok = tokenEquals(tokens[k + j]!, words[j]!, term.prefix && j === n - 1);
+        for (let j = 0; j < n && ok; j++)
+          ok = tokenEquals(tokens[k + j]!, words[j]!, term.prefix && j === n - 1);
         if (!ok) continue;
         out.push({ start: folded.starts[tokens[k]!.start]!, end: folded.ends[tokens[k + n - 1]!.end - 1]! });
       }

@@ -67,7 +67,10 @@ export function timecodesAt(timeline: Timeline, position: number): TimeWindow {
   const b = lastMarkBefore(marks, position);
   const before = marks[b];
   if (before?.kind === 'tc-range') {
-    return { tcIn: roundMs(Math.min(before.tcIn, before.tcOut)), tcOut: roundMs(Math.max(before.tcIn, before.tcOut)) };
+    return {
+      tcIn: roundMs(Math.min(before.tcIn, before.tcOut)),
+      tcOut: roundMs(Math.max(before.tcIn, before.tcOut)),
+    };
   }
   const after = marks[b + 1];
   const tBefore = before ? before.seconds : 0;

@@ -56,7 +56,11 @@ describe('text fragments', () => {
   });
 
   it('escapes stored markup in excerpts', () => {
-    const [f] = findFragments('Pérez &amp; Hijos &lt;script&gt;alert(1)&lt;/script&gt; R&D', [word('hijos')], opts());
+    const [f] = findFragments(
+      'Pérez &amp; Hijos &lt;script&gt;alert(1)&lt;/script&gt; R&D',
+      [word('hijos')],
+      opts(),
+    );
     expect(f!.text).toBe('Pérez &amp; <mark>Hijos</mark> &lt;script&gt;alert(1)&lt;/script&gt; R&amp;D');
   });
 

@@ -3,7 +3,7 @@ import { analyseText } from '../../../src/publication/text/fragments.js';
 import { indexPassage, timecodePassage } from '../../../src/publication/text/passages.js';
 import { plainSlice } from '../../../src/publication/text/plain-text.js';
 import { speakersIn } from '../../../src/publication/text/speakers.js';
-import { buildTimeline } from '../../../src/publication/text/timecodes.js';
+import { buildTimeline, timecodesOfSpan } from '../../../src/publication/text/timecodes.js';
 
 const person = (id: number, label: string) =>
   `[person-n-${id}-${label}-data:{"section_tipo":"rsc197","section_id":"${id}"}:data]`;
@@ -22,7 +22,9 @@ describe('speakers', () => {
   });
 
   it('has only the current speaker for a passage without person tags, and none before the first', () => {
-    expect(speakersIn(tags, stored.indexOf('hola'), stored.indexOf('hola') + 4).map((s) => s.id)).toEqual([1]);
+    expect(speakersIn(tags, stored.indexOf('hola'), stored.indexOf('hola') + 4).map((s) => s.id)).toEqual([
+      1,
+    ]);
     expect(speakersIn(analyseText('sin personas').tags, 0, 5)).toEqual([]);
   });
 });
@@ -53,5 +55,12 @@ describe('passages', () => {
     const r = timecodePassage(tl, 22, 22)!;
     expect(plainSlice(a.plain, r.start, r.end)).toBe('siete ocho');
     expect(timecodePassage(tl, 40, 50)).toBeUndefined();
+  });
+
+  it('times a passage cut at a range by that range', () => {
+    const p = timecodePassage(tl, 12, 15)!;
+    expect(timecodesOfSpan(tl, p.start, p.end)).toEqual({ tcIn: 10, tcOut: 20 });
+    const q = timecodePassage(tl, 22, 22)!;
+    expect(timecodesOfSpan(tl, q.start, q.end)).toEqual({ tcIn: 20, tcOut: 30 });
   });
 });

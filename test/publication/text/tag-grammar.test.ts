@@ -63,7 +63,9 @@ describe('tag grammar', () => {
 
   it('reads light HTML, telling block elements from inline ones', () => {
     const tags = parseTags('<p>a<br>b<br/><strong>c</strong><em class="x">d</em></p><!-- n -->');
-    expect(tags.map((t) => (t.kind === 'html' ? `${t.closing ? '/' : ''}${t.name}:${t.block}` : t.kind))).toEqual([
+    expect(
+      tags.map((t) => (t.kind === 'html' ? `${t.closing ? '/' : ''}${t.name}:${t.block}` : t.kind)),
+    ).toEqual([
       'p:true',
       'br:true',
       'br:true',
@@ -81,7 +83,9 @@ describe('tag grammar', () => {
   });
 
   it('reads a malformed known tag as an annotation, so its markup never reaches readers', () => {
-    expect(parseTags('x [index-n-] y')).toEqual([{ kind: 'other', start: 2, end: 12, name: 'index', closing: false }]);
+    expect(parseTags('x [index-n-] y')).toEqual([
+      { kind: 'other', start: 2, end: 12, name: 'index', closing: false },
+    ]);
   });
 
   it('never throws on arbitrary input', () => {

@@ -8,7 +8,7 @@ import { buildTimeline, timecodesAt, timecodesOfSpan } from '../../../src/public
 
 /** Reference folding, written independently of the module: NFD, no marks, lower case. */
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-const unescape = (s: string) =>
+const unescapeHtml = (s: string) =>
   s
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
@@ -16,7 +16,21 @@ const unescape = (s: string) =>
     .replaceAll('&#39;', "'")
     .replaceAll('&amp;', '&');
 
-const VOCABULARY = ['canción', 'Cancion', 'CAFÉ', 'cafe', 'niño', 'Ñandú', 'àvia', 'R', 'D', 'la', 'de', 'script', 'b'];
+const VOCABULARY = [
+  'canción',
+  'Cancion',
+  'CAFÉ',
+  'cafe',
+  'niño',
+  'Ñandú',
+  'àvia',
+  'R',
+  'D',
+  'la',
+  'de',
+  'script',
+  'b',
+];
 const PIECES = [
   ' ',
   ', ',
@@ -50,7 +64,11 @@ const storedArb = fc
     maxLength: 60,
   })
   .map((parts) => parts.join(''));
-const anyTextArb = fc.oneof(storedArb, fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ maxLength: 200 }));
+const anyTextArb = fc.oneof(
+  storedArb,
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ maxLength: 200 }),
+);
 const termArb = fc.record({
   words: fc.array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.string({ minLength: 1, maxLength: 4 })), {
     minLength: 1,
@@ -71,7 +89,7 @@ describe('text properties', () => {
         const out = highlight(excerpt, terms);
         const withoutMarks = out.replace(/<\/?mark>/g, '');
         expect(withoutMarks).not.toMatch(/[<>"']/);
-        expect(unescape(withoutMarks)).toBe(excerpt);
+        expect(unescapeHtml(withoutMarks)).toBe(excerpt);
         // Marks are balanced and never nested.
         expect(out.replace(/<mark>[^<]*<\/mark>/g, '')).not.toContain('mark>');
       }),
@@ -99,7 +117,9 @@ describe('text properties', () => {
   it('finds every whole-word occurrence of a vocabulary word, up to maxOccurrences', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom(...VOCABULARY, ...PIECES.filter((p) => !/[a-z]/i.test(p))), { maxLength: 40 }),
+        fc.array(fc.constantFrom(...VOCABULARY, ...PIECES.filter((p) => !/[a-z]/i.test(p))), {
+          maxLength: 40,
+        }),
         fc.constantFrom(...VOCABULARY),
         (parts, word) => {
           // Separated by spaces so every vocabulary word is a whole word.
@@ -121,7 +141,7 @@ describe('text properties', () => {
       fc.property(storedArb, termsArb, optionsArb, (stored, terms, options) => {
         const { plain } = analyseText(stored);
         for (const f of findFragments(stored, terms, options)) {
-          const body = unescape(f.text.replace(/<\/?mark>/g, '')).replace(/^…|…$/g, '');
+          const body = unescapeHtml(f.text.replace(/<\/?mark>/g, '')).replace(/^…|…$/g, '');
           expect(plain.text).toContain(body);
         }
       }),
@@ -131,18 +151,25 @@ describe('text properties', () => {
 
   it('never throws on arbitrary strings', () => {
     fc.assert(
-      fc.property(anyTextArb, termsArb, optionsArb, fc.nat(300), fc.nat(100), (stored, terms, options, at, tag) => {
-        const a = analyseText(stored);
-        findFragments(a, terms, options);
-        const tl = buildTimeline(a.tags, a.plain, 100);
-        const w = timecodesAt(tl, at);
-        expect(w.tcIn).toBeLessThanOrEqual(w.tcOut);
-        const span = timecodesOfSpan(tl, Math.min(at, stored.length), stored.length);
-        expect(span.tcIn).toBeLessThanOrEqual(span.tcOut);
-        speakersIn(a.tags, at, at + 50);
-        indexPassage(a.tags, tag, stored.length);
-        timecodePassage(tl, tag, tag + 10);
-      }),
+      fc.property(
+        anyTextArb,
+        termsArb,
+        optionsArb,
+        fc.nat(300),
+        fc.nat(100),
+        (stored, terms, options, at, tag) => {
+          const a = analyseText(stored);
+          findFragments(a, terms, options);
+          const tl = buildTimeline(a.tags, a.plain, 100);
+          const w = timecodesAt(tl, at);
+          expect(w.tcIn).toBeLessThanOrEqual(w.tcOut);
+          const span = timecodesOfSpan(tl, Math.min(at, stored.length), stored.length);
+          expect(span.tcIn).toBeLessThanOrEqual(span.tcOut);
+          speakersIn(a.tags, at, at + 50);
+          indexPassage(a.tags, tag, stored.length);
+          timecodePassage(tl, tag, tag + 10);
+        },
+      ),
       { numRuns: 500 },
     );
   });
