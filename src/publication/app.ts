@@ -10,15 +10,19 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import './fastify-types.js';
 import { installApiKeyGuard } from './http/api-key-guard.js';
+import { installCloseOnShutdown } from './http/close-connections.js';
+import { installCors, installCorsVary } from './http/cors.js';
 import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
 import { MethodGuard } from './http/method-guard.js';
+import { installRateLimit } from './http/rate-limit.js';
 import { installRequestBudget } from './http/request-budget.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
-import { fragmentsRoutes } from './routes/fragments-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
-import { openApiRoutes } from './routes/openapi-routes.js';
+import { fragmentsRoutes } from './routes/fragments-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { mcpRoutes } from './routes/mcp-routes.js';
+import { openApiRoutes } from './routes/openapi-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import type { PublicationContext } from './services/context.js';
@@ -52,8 +56,18 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // CORS, then the rate limit, before the API-key guard: refusals (429, 401) still carry CORS
+  // headers a page can read, and guessing keys costs tokens like any other request.
+  installCors(app, ctx.config.corsOrigin);
+  installRateLimit(app, ctx.config);
   installApiKeyGuard(app, ctx.config.apiKeys);
-  const internalToken = installRequestBudget(app, ctx.config.requestTimeoutMs, ctx.config.requestMaxStatements);
+  installCorsVary(app, ctx.config.corsOrigin);
+  installCloseOnShutdown(app);
+  const internalToken = installRequestBudget(
+    app,
+    ctx.config.requestTimeoutMs,
+    ctx.config.requestMaxStatements,
+  );
   app.decorate('internalToken', internalToken);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
@@ -76,6 +90,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
       await api.register(recordsRoutes);
       await api.register(fragmentsRoutes);
       await api.register(searchRoutes);
+      if (ctx.config.mcpEnabled) await api.register(mcpRoutes);
     },
     { prefix: ctx.config.basePath },
   );

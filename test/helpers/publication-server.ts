@@ -131,7 +131,15 @@ export async function startTestServer(
   extraEnv: Record<string, string> = {},
   options: StartOptions = {},
 ): Promise<TestServer> {
-  const config = loadPublicationConfig({ PORT: '0', LOG_LEVEL: 'silent', ...c.env, ...extraEnv });
+  // Suites send far more than 100 requests a minute from one address; the rate-limit suites set
+  // their own RATE_LIMIT_RPM.
+  const config = loadPublicationConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_RPM: '1000000',
+    ...c.env,
+    ...extraEnv,
+  });
   const server = await startPublicationServer(config, options);
   const origin = server.url.slice(0, server.url.length - config.basePath.length);
   return {

@@ -44,7 +44,13 @@ return { allowed, tostring(tokens) }
 
 /** The script as ioredis exposes it once defined (evalsha, with eval on a cold script cache). */
 interface TakeCommand {
-  takeTokens(key: string, capacity: number, perMs: string, cost: number, epsilon: number): Promise<[number, string]>;
+  takeTokens(
+    key: string,
+    capacity: number,
+    perMs: string,
+    cost: number,
+    epsilon: number,
+  ): Promise<[number, string]>;
 }
 
 export interface RateLimitLog {

@@ -8,6 +8,7 @@ import { matchesAnySecret } from '../../common/constant-time.js';
 import { sendProblem } from './error-handling.js';
 import { ProblemError } from './problems.js';
 import { pathOf } from './query-params.js';
+import { appendVary } from './vary.js';
 
 export function installApiKeyGuard(app: FastifyInstance, keys: readonly string[]): void {
   if (keys.length === 0) return;
@@ -33,7 +34,7 @@ export function installApiKeyGuard(app: FastifyInstance, keys: readonly string[]
     if (typeof cache === 'string' && cache.startsWith('public')) {
       reply.header('Cache-Control', cache.replace(/^public/, 'private'));
     }
-    reply.header('Vary', 'X-API-Key');
+    appendVary(reply, 'X-API-Key');
     return payload;
   });
 }

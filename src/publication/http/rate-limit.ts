@@ -67,7 +67,9 @@ export function installRateLimit(app: FastifyInstance, config: PublicationConfig
   const favicons = new Set(['/favicon.ico', `${config.basePath}/favicon.ico`]);
 
   const keyOf = (request: FastifyRequest) =>
-    bucketKeyOf(clientAddress(request.raw.socket.remoteAddress, request.headers['x-forwarded-for'], isTrusted));
+    bucketKeyOf(
+      clientAddress(request.raw.socket.remoteAddress, request.headers['x-forwarded-for'], isTrusted),
+    );
   const isFree = (request: FastifyRequest) =>
     isPreflight(request) ||
     favicons.has(pathOf(request.url)) ||

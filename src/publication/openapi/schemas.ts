@@ -23,10 +23,12 @@ const meta = (properties: Record<string, Schema> = {}, required: string[] = []) 
 const fragmentText = str({ description: 'Tag-stripped, HTML-escaped excerpt; matches wrapped in <mark>.' });
 const media = obj(
   {
-    video_url: str({
-      description: 'Clip URL with vbegin/vend query keys (seconds) for the timecode window.',
-    }),
-    image_url: str(),
+    video_url: {
+      type: ['string', 'null'],
+      description:
+        'Clip URL with vbegin/vend query keys (seconds) for the timecode window; null when the record has no media row.',
+    },
+    image_url: { type: ['string', 'null'] },
     tc_in: { type: 'number', minimum: 0 },
     tc_out: { type: 'number', minimum: 0 },
   },

@@ -46,6 +46,8 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
       ]);
     }
     const queries = parseBatchRequest(request.body, ctx.config.mcpPath);
+    // One rate-limit token per query, all paid before any runs (the door already took one).
+    await app.rateLimiter.chargeBatch(request, reply, queries.length);
     const apiKey = request.headers['x-api-key'];
     const run = async (q: BatchQuery): Promise<BatchResult> => {
       if (q.problem) {
