@@ -1,7 +1,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS } from '../../src/publication/openapi/schemas.js';
-import { type DirectDb, engineCases, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import {
+  type DirectDb,
+  engineCases,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
 import { normalizeWord, plainWords } from '../helpers/text-oracle.js';
 
 // Every route's real answers, checked against the schemas the OpenAPI document publishes.
@@ -21,9 +26,15 @@ describe.each(engineCases())('responses match their documented schemas on $engin
   beforeAll(async () => {
     s = await startTestServer(c);
     direct = await c.openDirect();
-    const row = (await direct.query<{ transcription: string }>('SELECT transcription FROM interview WHERE section_id = 1'))[0]!;
+    const row = (
+      await direct.query<{ transcription: string }>(
+        'SELECT transcription FROM interview WHERE section_id = 1',
+      )
+    )[0]!;
     word = normalizeWord(plainWords(row.transcription)[0]!);
-    const ts = await direct.query<{ indexation: string }>('SELECT indexation FROM ts_themes WHERE indexation IS NOT NULL');
+    const ts = await direct.query<{ indexation: string }>(
+      'SELECT indexation FROM ts_themes WHERE indexation IS NOT NULL',
+    );
     const locator = JSON.parse(ts[0]!.indexation)[0];
     indexed = { section_id: Number(locator.section_id), tag_id: Number(locator.tag_id) };
   });
@@ -65,7 +76,12 @@ describe.each(engineCases())('responses match their documented schemas on $engin
       'POST',
       `${new URL(s.base).pathname}/batch`,
       { 'Content-Type': 'application/json' },
-      JSON.stringify({ queries: [{ id: 'a', path: t('/interview/records/1') }, { id: 'b', path: '/health' }] }),
+      JSON.stringify({
+        queries: [
+          { id: 'a', path: t('/interview/records/1') },
+          { id: 'b', path: '/health' },
+        ],
+      }),
     );
     check('BatchResult', res.json);
     check('SingleRecord', res.json.results[0].data);

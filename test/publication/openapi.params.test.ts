@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineCases, type TestServer, startTestServer } from '../helpers/publication-server.js';
+import { engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
 
 /**
  * The documented parameters of each route and the parameters its validator accepts must be the
@@ -29,7 +29,10 @@ describe('documented parameters are exactly the accepted ones', () => {
     const res = await s.get(`${path}?zz_not_a_parameter=1`);
     expect(res.status).toBe(400);
     const problem = res.json.errors.find((e: { name: string }) => e.name === 'zz_not_a_parameter');
-    const accepted = /this route accepts (.*)$/.exec(problem.detail)![1]!.split(', ').map((n: string) => (n.startsWith('filter[') ? 'filter' : n));
+    const accepted = /this route accepts (.*)$/
+      .exec(problem.detail)![1]!
+      .split(', ')
+      .map((n: string) => (n.startsWith('filter[') ? 'filter' : n));
     const names = doc.paths[documented]!.get!.parameters.filter((p) => p.in === 'query').map((p) => p.name);
     expect(new Set(accepted)).toEqual(new Set(names));
   });
