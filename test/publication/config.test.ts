@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +81,6 @@ describe('publication configuration', () => {
     expect(process.env.PUBTEST_FROM_FILE).toBe('file');
     expect(process.env.PUBTEST_BOTH).toBe('real');
     expect(loadEnvFile(join(dir, 'missing.env'))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

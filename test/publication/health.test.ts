@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, renameSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -52,6 +52,7 @@ describe('health during an outage (SQLite file missing)', () => {
     expect(up.status).toBe(200);
     expect(up.json.databases[c.db]).toBe('connected');
     await s.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

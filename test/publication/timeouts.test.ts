@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,9 +10,10 @@ import { engineCases, startTestServer, type TestServer } from '../helpers/public
 describe('request time-out on sqlite', () => {
   const c = engineCases().find((e) => e.engine === 'sqlite')!;
   let s: TestServer;
+  let dir: string;
   beforeAll(async () => {
     // A private copy with an endless view: a query on it runs until something stops it.
-    const dir = mkdtempSync(join(tmpdir(), 'timeout-'));
+    dir = mkdtempSync(join(tmpdir(), 'timeout-'));
     const file = join(dir, `${c.db}.sqlite`);
     copyFileSync(join(inject('sqliteDir'), `${c.db}.sqlite`), file);
     const db = new Database(file);
@@ -23,7 +24,10 @@ describe('request time-out on sqlite', () => {
     // One worker: if the endless statement were only abandoned, every later query would wait on it.
     s = await startTestServer(c, { DB_SQLITE_DIR: dir, DB_SQLITE_WORKERS: '1', REQUEST_TIMEOUT_MS: '300' });
   });
-  afterAll(async () => s.close());
+  afterAll(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('answers 504 and really stops the statement, so the next query runs', async () => {
     const slow = await s.get(`/${c.db}/tables/slow_view/records?limit=1`);
