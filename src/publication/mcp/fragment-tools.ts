@@ -5,15 +5,15 @@
  */
 import * as z from 'zod';
 import { parseRecordId } from '../http/request-input.js';
-import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
-import { requireTable } from '../services/catalog-service.js';
 import {
   DEFAULT_TEXT_COLUMN,
   FRAGMENT_BOUNDS,
   parseAvFragmentsRequest,
   parseFragmentsRequest,
   parseIndexationRequest,
-} from '../services/fragment-params.js';
+} from '../query/fragment-requests.js';
+import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
+import { requireTable } from '../services/catalog-service.js';
 import { textFragments } from '../services/fragments-service.js';
 import { indexationFragment } from '../services/indexation-service.js';
 import { avFragmentsOutput, indexationOutput, textFragmentsOutput } from './output-schemas.js';

@@ -4,7 +4,7 @@
  * routes' validators (parameters.ts), so a parameter cannot be accepted without being documented.
  */
 import { buildToolCatalogue } from '../mcp/tool-catalogue.js';
-import { FRAGMENT_BOUNDS } from '../services/fragment-params.js';
+import { FRAGMENT_BOUNDS } from '../query/fragment-requests.js';
 import { extension, P, type ParamSpec } from './parameters.js';
 
 export interface RouteDoc {

@@ -7,13 +7,13 @@
 import type { FastifyInstance } from 'fastify';
 import { parseRecordId, queryOf } from '../http/request-input.js';
 import { sendJson } from '../http/send-json.js';
-import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
-import { requireTable } from '../services/catalog-service.js';
 import {
   parseAvFragmentsRequest,
   parseFragmentsRequest,
   parseIndexationRequest,
-} from '../services/fragment-params.js';
+} from '../query/fragment-requests.js';
+import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
+import { requireTable } from '../services/catalog-service.js';
 import { textFragments } from '../services/fragments-service.js';
 import { indexationFragment } from '../services/indexation-service.js';
 

@@ -5,13 +5,13 @@
  */
 import type { TableInfo } from '../db/types.js';
 import { ValidationError } from '../http/problems.js';
+import type { FragmentsRequest } from '../query/fragment-requests.js';
 import { speakersIn } from '../text/speakers.js';
 import { buildTimeline, type Timeline, timecodesAt } from '../text/timecodes.js';
 import { type AvMedia, avRecordColumns, durationOf, findMediaAsset, mediaOf } from './av-media.js';
 import { findInformants, mergeSpeakers, type Speaker } from './av-speakers.js';
 import { requireTable } from './catalog-service.js';
 import type { PublicationContext } from './context.js';
-import type { FragmentsRequest } from './fragment-params.js';
 import { fragmentsOfVariants, type VariantText, variantTexts } from './fragments-service.js';
 import { readRecordVariants } from './record-variants.js';
 import { readSectionTables } from './section-tables.js';

@@ -5,11 +5,11 @@
  * `max_occurrences` bounds the fragments per term over all variants together.
  */
 import type { Row } from '../db/types.js';
+import type { FragmentsRequest } from '../query/fragment-requests.js';
 import { type AnalysedText, analyseText, type FoundFragment, findFragments } from '../text/fragments.js';
 import type { MatchTerm } from '../text/term-matching.js';
 import { requireTable } from './catalog-service.js';
 import type { PublicationContext } from './context.js';
-import type { FragmentsRequest } from './fragment-params.js';
 import { readRecordVariants, textOf } from './record-variants.js';
 
 export interface VariantText {

@@ -11,6 +11,7 @@
  */
 import type { TableInfo } from '../db/types.js';
 import { invalidQuery, notFound, ProblemError } from '../http/problems.js';
+import type { IndexationRequest } from '../query/fragment-requests.js';
 import { escapeHtml } from '../text/highlight.js';
 import { indexPassage, type Passage, timecodePassage } from '../text/passages.js';
 import { plainSlice } from '../text/plain-text.js';
@@ -21,7 +22,6 @@ import { requireTranscriptionColumn } from './av-service.js';
 import { findInformants, mergeSpeakers, type Speaker } from './av-speakers.js';
 import { requireDatabase, requireTable } from './catalog-service.js';
 import type { PublicationContext } from './context.js';
-import type { IndexationRequest } from './fragment-params.js';
 import { type VariantText, variantTexts } from './fragments-service.js';
 import { readRecordVariants } from './record-variants.js';
 import { readSectionTables, tiposOfTable } from './section-tables.js';

@@ -6,11 +6,11 @@
 import type { TableInfo } from '../db/types.js';
 import { invalidQuery, ProblemCollector } from '../http/problems.js';
 import type { QueryParams } from '../http/query-params.js';
-import { rejectUnknownParams } from '../query/record-requests.js';
-import { clip, parseIntegerParam, parseLangParam, singleParam } from '../query/scalar-params.js';
 import { foldString, type MatchTerm } from '../text/term-matching.js';
+import { rejectUnknownParams } from './record-requests.js';
+import { clip, parseIntegerParam, parseLangParam, singleParam } from './scalar-params.js';
 
-/** The spec's bounds for these routes (kept here until query/bounds.ts gathers them). */
+/** The spec's bounds for these routes (declared beside their parser; the OpenAPI catalogue reads them from here). */
 export const FRAGMENT_BOUNDS = {
   terms: { min: 1, max: 512 },
   maxCharacters: { min: 10, max: 5000, default: 320 },
