@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mediaOf, mediaUrl, relationIds, withTimeWindow } from '../../src/publication/services/av-media.js';
+import { mediaOf, mediaUrl, withTimeWindow } from '../../src/publication/services/av-media.js';
 import { mergeSpeakers } from '../../src/publication/services/av-speakers.js';
+import { relationIds } from '../../src/publication/services/relation-cells.js';
 
 describe('audiovisual media helpers', () => {
   it('read relation ids from every published cell shape', () => {

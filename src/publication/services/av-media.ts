@@ -5,8 +5,8 @@
  * video one carrying the fragment's window as `vbegin`/`vend` seconds.
  */
 import type { Row, TableInfo } from '../db/types.js';
-import { parseJsonText } from './cell-values.js';
 import type { PublicationContext } from './context.js';
+import { relationIds } from './relation-cells.js';
 
 export interface MediaAsset {
   video?: string;
@@ -23,25 +23,6 @@ export interface AvMedia {
 }
 
 const DURATION_COLUMN = 'duration';
-
-/** Positive integer ids of a relation cell: `[1,"2"]`, locators `[{"section_id":"3"}]`, or one id. */
-export function relationIds(cell: unknown): number[] {
-  const value = typeof cell === 'string' ? parseJsonText(cell) : cell;
-  const entries = Array.isArray(value) ? value : [value];
-  const ids: number[] = [];
-  for (const entry of entries) {
-    const raw =
-      typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).section_id : entry;
-    const n =
-      typeof raw === 'number'
-        ? raw
-        : typeof raw === 'string' && /^\s*\d{1,16}\s*$/.test(raw)
-          ? Number(raw)
-          : NaN;
-    if (Number.isSafeInteger(n) && n > 0) ids.push(n);
-  }
-  return ids;
-}
 
 export function numberOf(value: unknown): number | undefined {
   const n =

@@ -6,8 +6,8 @@
  */
 import type { Row } from '../db/types.js';
 import type { PassageSpeaker } from '../text/speakers.js';
-import { relationIds } from './av-media.js';
 import type { PublicationContext } from './context.js';
+import { relationIds } from './relation-cells.js';
 
 export interface Speaker {
   name: string;

@@ -106,3 +106,16 @@ export function storedKey(value: unknown, kind: ColumnKind): string | undefined 
   }
   return typeof value === 'string' ? value : String(value);
 }
+
+/**
+ * The positive integer ids of a relation cell (ids, numeric strings or locators), in stored
+ * order: what the audiovisual routes follow to the media row and the speakers.
+ */
+export function relationIds(cell: unknown): number[] {
+  const ids: number[] = [];
+  for (const entry of cellEntries(cell) ?? []) {
+    const key = matchKey(entryValue(entry), 'integer');
+    if (key && typeof key.bind === 'number' && key.bind > 0) ids.push(key.bind);
+  }
+  return ids;
+}
