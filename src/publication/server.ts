@@ -9,6 +9,7 @@ import { createDriver, resolveSqliteNames } from './db/create-driver.js';
 import { SchemaCache } from './db/schema-cache.js';
 import { BudgetedDriver } from './db/statement-budget.js';
 import type { Driver } from './db/types.js';
+import { IndexationCache } from './services/thesaurus-terms.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -29,7 +30,12 @@ export async function startPublicationServer(
   const engine = new BudgetedDriver(createDriver(resolved));
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver);
-  const app = await buildPublicationApp({ config: resolved, driver, schemas });
+  const app = await buildPublicationApp({
+    config: resolved,
+    driver,
+    schemas,
+    indexations: new IndexationCache(),
+  });
   app.addHook('onClose', async () => driver.close());
   await app.listen({ port: resolved.port, host: resolved.host });
   const port = (app.server.address() as { port: number }).port;

@@ -13,6 +13,7 @@ import { BOUNDS } from '../../src/publication/query/bounds.js';
 import { parseRelationParams } from '../../src/publication/query/relation-params.js';
 import type { PublicationContext } from '../../src/publication/services/context.js';
 import { resolveRowRelations } from '../../src/publication/services/relations-service.js';
+import { IndexationCache } from '../../src/publication/services/thesaurus-terms.js';
 
 const schema = buildSchema(
   [
@@ -50,6 +51,7 @@ function memoryContext(statements: SelectQuery[]): PublicationContext {
     config: {} as PublicationContext['config'],
     driver,
     schemas: { get: async () => schema } as unknown as SchemaCache,
+    indexations: new IndexationCache(),
   };
 }
 

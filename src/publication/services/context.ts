@@ -5,9 +5,12 @@
 import type { PublicationConfig } from '../config.js';
 import type { SchemaCache } from '../db/schema-cache.js';
 import type { Driver } from '../db/types.js';
+import type { IndexationCache } from './thesaurus-terms.js';
 
 export interface PublicationContext {
   config: PublicationConfig;
   driver: Driver;
   schemas: SchemaCache;
+  /** Parsed thesaurus indexation locators per database (av-indexation-fragment). */
+  indexations: IndexationCache;
 }

@@ -3,12 +3,12 @@
  * column whose indexation locators name the record (and tag, and component, when given).
  *
  * Locators are compared as parsed JSON, never as text: key order and string-vs-number ids vary
- * between publications (PUBLICATION-CONVENTIONS.md). The SQL only narrows the candidates with a
- * coarse LIKE on the digits of the ids (a locator naming record 12 must contain "12" somewhere),
- * which can let extra rows through but never drops a true one; the decision is made here.
- * Candidate rows are read in bounded pages.
+ * between publications (PUBLICATION-CONVENTIONS.md). Rather than searching JSON text in SQL,
+ * each thesaurus table is read once (in bounded pages), its locators parsed and indexed by the
+ * record they name, and kept for a short time like the schema (IndexationCache); a lookup is
+ * then a map access plus the exact locator comparison below.
  */
-import type { Condition, Row, TableInfo } from '../db/types.js';
+import type { Row, TableInfo } from '../db/types.js';
 import { parseJsonText } from './cell-values.js';
 import type { PublicationContext } from './context.js';
 
@@ -32,7 +32,8 @@ export interface IndexingTerms {
 }
 
 const INDEXATION = 'indexation';
-const PAGE_SIZE = 500;
+/** Rows per statement while indexing a thesaurus table, and the most statements spent on one. */
+const PAGE_SIZE = 5000;
 const MAX_PAGES = 40;
 
 function idOf(value: unknown): number {
@@ -62,22 +63,6 @@ export function indexationMatches(cell: unknown, m: LocatorMatch): boolean {
   return locators.some((l) => locatorMatches(l, m));
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function prefilter(m: LocatorMatch): Condition[] {
-  const where: Condition[] = [
-    { column: INDEXATION, op: 'is_not_null' },
-    { column: INDEXATION, op: 'like', value: `%${m.sectionId}%` },
-  ];
-  if (m.tagId !== undefined) where.push({ column: INDEXATION, op: 'like', value: `%${m.tagId}%` });
-  if (m.componentTipo !== undefined) {
-    where.push({ column: INDEXATION, op: 'like', value: `%${escapeLike(m.componentTipo)}%` });
-  }
-  return where;
-}
-
 function isThesaurus(t: TableInfo): boolean {
   return (
     t.name.startsWith('ts_') &&
@@ -93,13 +78,17 @@ function preferredVariant(rows: readonly Row[], lang: string | undefined): Row |
   return named.find((r) => lang !== undefined && r.lang === lang) ?? named[0];
 }
 
-async function termsOfTable(
-  ctx: PublicationContext,
-  db: string,
-  table: TableInfo,
-  m: LocatorMatch,
-  lang: string | undefined,
-): Promise<IndexingTerms> {
+/** One thesaurus table, indexed by the record its locators name. */
+interface TableIndex {
+  table: string;
+  /** record section_id -> (term section_id, locator) pairs. */
+  byRecord: Map<number, { term: number; locator: unknown }[]>;
+  /** term section_id -> its rows (one per language), without the indexation cell. */
+  terms: Map<number, Row[]>;
+  truncated: boolean;
+}
+
+async function indexTable(ctx: PublicationContext, db: string, table: TableInfo): Promise<TableIndex> {
   const columns = ['section_id', 'term', INDEXATION, 'term_id', 'lang'].filter((c) =>
     table.columnsByName.has(c),
   );
@@ -107,42 +96,87 @@ async function termsOfTable(
     { column: 'section_id', desc: false },
     ...(table.hasLang ? [{ column: 'lang', desc: false }] : []),
   ];
-  const where = prefilter(m);
-  const groups = new Map<string, { rows: Row[]; matched: boolean }>();
-  let truncated = true;
+  const index: TableIndex = { table: table.name, byRecord: new Map(), terms: new Map(), truncated: true };
   for (let page = 0; page < MAX_PAGES; page++) {
     const rows = await ctx.driver.select(db, {
       table: table.name,
       columns,
-      where,
+      where: [{ column: INDEXATION, op: 'is_not_null' }],
       orderBy,
       limit: PAGE_SIZE,
       offset: page * PAGE_SIZE,
     });
     for (const row of rows) {
-      const key = String(row.section_id);
-      const group = groups.get(key) ?? { rows: [], matched: false };
-      groups.set(key, group);
-      group.rows.push(row);
-      if (!group.matched && indexationMatches(row[INDEXATION], m)) group.matched = true;
+      const term = idOf(row.section_id);
+      if (!Number.isSafeInteger(term)) continue;
+      const variants = index.terms.get(term);
+      const { [INDEXATION]: cell, ...rest } = row;
+      if (variants) {
+        variants.push(rest);
+        continue; // language variants repeat the same locators: index them once
+      }
+      index.terms.set(term, [rest]);
+      const value = typeof cell === 'string' ? parseJsonText(cell) : cell;
+      for (const locator of Array.isArray(value) ? value : [value]) {
+        const record = isObject(locator) ? idOf(locator.section_id) : Number.NaN;
+        if (!Number.isSafeInteger(record)) continue;
+        const list = index.byRecord.get(record) ?? [];
+        list.push({ term, locator });
+        index.byRecord.set(record, list);
+      }
     }
     if (rows.length < PAGE_SIZE) {
-      truncated = false;
+      index.truncated = false;
       break;
     }
   }
+  return index;
+}
+
+function termsOf(index: TableIndex, m: LocatorMatch, lang: string | undefined): IndexingTerm[] {
+  const matched = new Set<number>();
+  for (const c of index.byRecord.get(m.sectionId) ?? [])
+    if (locatorMatches(c.locator, m)) matched.add(c.term);
   const terms: IndexingTerm[] = [];
-  for (const [sectionId, group] of groups) {
-    if (!group.matched) continue;
-    const row = preferredVariant(group.rows, lang);
+  for (const term of [...matched].sort((a, b) => a - b)) {
+    const row = preferredVariant(index.terms.get(term) ?? [], lang);
     if (!row) continue;
     const termId = row.term_id;
     terms.push({
-      term_id: typeof termId === 'string' && termId !== '' ? termId : `${table.name}_${sectionId}`,
+      term_id: typeof termId === 'string' && termId !== '' ? termId : `${index.table}_${term}`,
       term: String(row.term),
     });
   }
-  return { terms, truncated };
+  return terms;
+}
+
+/**
+ * The parsed indexation locators of every thesaurus table of each database, read on first use
+ * and kept for `ttlMs` (single-flight, like the schema cache). Published data changes only when
+ * a publication runs, so a short-lived copy is as fresh as the schema the API already caches.
+ */
+export class IndexationCache {
+  private readonly entries = new Map<string, { loadedAt: number; value: Promise<TableIndex[]> }>();
+
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(ctx: PublicationContext, db: string): Promise<TableIndex[]> {
+    const entry = this.entries.get(db);
+    if (entry && this.now() - entry.loadedAt < this.ttlMs) return entry.value;
+    const value = ctx.schemas.get(db).then((schema) => {
+      const tables = [...schema.tables.values()]
+        .filter(isThesaurus)
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return Promise.all(tables.map((t) => indexTable(ctx, db, t)));
+    });
+    // A failed load is not kept: the next request tries again.
+    value.catch(() => this.entries.delete(db));
+    this.entries.set(db, { loadedAt: this.now(), value });
+    return value;
+  }
 }
 
 /** Terms of every thesaurus table (in table-name order, then by section_id) indexing the locator. */
@@ -152,8 +186,9 @@ export async function indexingTerms(
   m: LocatorMatch,
   lang?: string,
 ): Promise<IndexingTerms> {
-  const schema = await ctx.schemas.get(db);
-  const tables = [...schema.tables.values()].filter(isThesaurus).sort((a, b) => a.name.localeCompare(b.name));
-  const results = await Promise.all(tables.map((t) => termsOfTable(ctx, db, t, m, lang)));
-  return { terms: results.flatMap((r) => r.terms), truncated: results.some((r) => r.truncated) };
+  const indexes = await ctx.indexations.get(ctx, db);
+  return {
+    terms: indexes.flatMap((index) => termsOf(index, m, lang)),
+    truncated: indexes.some((index) => index.truncated),
+  };
 }
