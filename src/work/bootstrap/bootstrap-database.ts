@@ -1,0 +1,140 @@
+/**
+ * First start: brings the schema up to date and, when the database has no root user yet, creates
+ * the starting records in one transaction: the yes/no list (dd64 1 = yes, 2 = no), the default
+ * project dd153/1, the Admin and Cataloguer profiles, root (dd128/-1) and the counters. Root's
+ * existence is the marker, so a restart never recreates a profile an administrator deleted or
+ * renamed, and a crash half-way leaves nothing half-made.
+ */
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../auth/password-hash.js';
+import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
+import { setCounter } from '../store/counters.js';
+import type { MatrixTable } from '../store/matrix-tables.js';
+import { migrateSchema } from '../store/migrate-schema.js';
+import { insertRecord, type RecordColumns, type RecordKey, recordExists } from '../store/records.js';
+import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
+import { defaultProfiles } from './default-profiles.js';
+
+export const ROOT_USER_ID = -1;
+export const ROOT_USERNAME = 'root';
+export const DEFAULT_PROJECT_ID = 1;
+export const YES_ID = 1;
+export const NO_ID = 2;
+
+/** Arbitrary constant shared by every instance: "the database is being bootstrapped". */
+const BOOTSTRAP_LOCK_KEY = 7_314_200_502;
+
+export interface BootstrapReport {
+  /** Migration versions applied by this start. */
+  migrationsApplied: number[];
+  /** True when this start created root and the starting records. */
+  created: boolean;
+  /** Set only when created without DEDALO_ROOT_PASSWORD: shown once to the operator, never stored. */
+  generatedRootPassword?: string;
+}
+
+/** Component values of one record, by component tipo. */
+type ComponentValues = Record<string, unknown[]>;
+
+/** Literal items `{id, lang, value}`, ids minted from 1 in order. */
+const literal = (...pairs: [lang: string, value: unknown][]) =>
+  pairs.map(([lang, value], i) => ({ id: i + 1, lang, value }));
+
+/** A link locator (type dd151) from a component to a record. */
+const link = (fromComponent: string, sectionTipo: string, sectionId: number, type = 'dd151') => ({
+  type,
+  section_tipo: sectionTipo,
+  section_id: sectionId,
+  from_component_tipo: fromComponent,
+});
+
+class SeedWriter {
+  constructor(
+    private readonly tx: SqlQueryable,
+    private readonly ontology: Ontology,
+  ) {}
+
+  /** Groups values into their typed columns and records each component's last item id in meta. */
+  async insert(sectionTipo: string, sectionId: number, values: ComponentValues): Promise<void> {
+    const columns: RecordColumns = {};
+    const meta: Record<string, number> = {};
+    for (const [tipo, items] of Object.entries(values)) {
+      const column = this.ontology.dataColumnOf(tipo);
+      if (!column || this.ontology.sectionOf(tipo)?.tipo !== sectionTipo) {
+        throw new Error(`bootstrap: ${tipo} is not a component of ${sectionTipo}`);
+      }
+      columns[column] = { ...columns[column], [tipo]: items };
+      // Locators and dd774 items have no id; literal items do.
+      const ids = items.map((item) => (item as { id?: unknown }).id).filter((id) => typeof id === 'number');
+      if (ids.length > 0) meta[tipo] = Math.max(...(ids as number[]));
+    }
+    const key: RecordKey = { section_tipo: sectionTipo, section_id: sectionId };
+    await insertRecord(this.tx, this.table(sectionTipo), key, columns, meta, ROOT_USER_ID);
+  }
+
+  table(sectionTipo: string): MatrixTable {
+    const table = this.ontology.tableOf(sectionTipo);
+    if (!table) throw new Error(`bootstrap: ${sectionTipo} is not a section`);
+    return table;
+  }
+}
+
+const rootKey: RecordKey = { section_tipo: 'dd128', section_id: ROOT_USER_ID };
+
+async function hasRoot(db: SqlQueryable, ontology: Ontology): Promise<boolean> {
+  return recordExists(db, ontology.tableOf('dd128')!, rootKey);
+}
+
+export async function bootstrapDatabase(
+  client: SqlClient,
+  ontology: Ontology,
+  options: { rootPassword?: string } = {},
+): Promise<BootstrapReport> {
+  const { applied } = await migrateSchema(client);
+  if (await hasRoot(client, ontology)) return { migrationsApplied: applied, created: false };
+
+  // Hash outside the transaction (it takes tens of milliseconds) and only when needed.
+  const generated = options.rootPassword === undefined ? randomBytes(18).toString('base64url') : undefined;
+  const passwordHash = await hashPassword(options.rootPassword ?? generated!);
+
+  const created = await client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
+    // Another instance may have bootstrapped while we hashed.
+    if (await hasRoot(tx, ontology)) return false;
+    const seed = new SeedWriter(tx, ontology);
+
+    await seed.insert('dd64', YES_ID, { dd62: literal(['lg-eng', 'Yes'], ['lg-spa', 'Sí']) });
+    await seed.insert('dd64', NO_ID, { dd62: literal(['lg-eng', 'No'], ['lg-spa', 'No']) });
+    await setCounter(tx, 'dd64', NO_ID);
+
+    await seed.insert('dd153', DEFAULT_PROJECT_ID, {
+      dd156: literal(['lg-eng', 'Default project'], ['lg-spa', 'Proyecto por defecto']),
+    });
+    await setCounter(tx, 'dd153', DEFAULT_PROJECT_ID);
+
+    const profiles = defaultProfiles(ontology);
+    for (const profile of profiles) {
+      await seed.insert('dd234', profile.section_id, {
+        dd237: literal([NO_LANG, profile.name]),
+        dd774: profile.access,
+      });
+    }
+    await setCounter(tx, 'dd234', Math.max(...profiles.map((p) => p.section_id)));
+
+    await seed.insert('dd128', ROOT_USER_ID, {
+      dd132: literal([NO_LANG, ROOT_USERNAME]),
+      dd133: literal([NO_LANG, passwordHash]),
+      dd452: literal([NO_LANG, 'Root']),
+      dd1725: [link('dd1725', 'dd234', profiles[0]!.section_id)],
+      dd170: [link('dd170', 'dd153', DEFAULT_PROJECT_ID, 'dd675')],
+      dd244: [link('dd244', 'dd64', YES_ID)],
+      dd131: [link('dd131', 'dd64', YES_ID)],
+    });
+    // Root is -1; the first user created through the API gets 1.
+    await setCounter(tx, 'dd128', 0);
+    return true;
+  });
+  return created
+    ? { migrationsApplied: applied, created, generatedRootPassword: generated }
+    : { migrationsApplied: applied, created };
+}

@@ -1,0 +1,97 @@
+/**
+ * Every environment variable of the work API, validated once at start. An invalid or empty value
+ * is a ConfigError naming the variable; nothing falls back silently. The README's "Work API"
+ * section lists the same variables (keep them together).
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../common/config-error.js';
+import { enumVar, intVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+
+/** The root password must survive a casual guess; the generated one is much longer. */
+export const ROOT_PASSWORD_MIN_LENGTH = 8;
+
+const envSchema = z.object({
+  PORT: intVar('PORT', 3000, 0, 65535),
+  HOST: stringVarOr('HOST', '127.0.0.1'),
+  WORK_BASE_PATH: stringVarOr('WORK_BASE_PATH', '/dedalo/core/api/v1/json'),
+  LOG_LEVEL: enumVar('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  WORK_DB_URL: stringVar('WORK_DB_URL'),
+  WORK_DB_POOL_MAX: intVar('WORK_DB_POOL_MAX', 10, 1, 1000),
+  WORK_DATA_DIR: stringVarOr('WORK_DATA_DIR', './data/work'),
+  // Not trimmed: leading or trailing spaces may be part of a password.
+  DEDALO_ROOT_PASSWORD: z.string().optional(),
+  UPLOAD_MAX_BYTES: intVar('UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 2 ** 40),
+});
+
+export type WorkDatabase =
+  | { engine: 'postgres'; url: string; poolMax: number }
+  | { engine: 'pglite'; dataDir: string };
+
+export interface WorkConfig {
+  port: number;
+  host: string;
+  /** WORK_BASE_PATH without a trailing slash; the route answers with and without one. */
+  basePath: string;
+  logLevel: string;
+  /** WORK_DB_URL given: that PostgreSQL server; absent: an embedded PGlite under WORK_DATA_DIR. */
+  database: WorkDatabase;
+  /** Absolute; holds the embedded database (`pglite/`) and, later, staged uploads. */
+  dataDir: string;
+  /** Used only when the database is bootstrapped; absent: a generated password is printed once. */
+  rootPassword?: string;
+  uploadMaxBytes: number;
+}
+
+function normalizeBasePath(value: string, problems: string[]): string {
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) {
+    problems.push(`WORK_BASE_PATH must be a path like /dedalo/core/api/v1/json, got "${value}"`);
+  }
+  const trimmed = value.replace(/\/+$/, '');
+  if (trimmed === '') problems.push('WORK_BASE_PATH must not be the root path');
+  return trimmed;
+}
+
+/** Accepts postgres:// and postgresql:// URLs with a host; the credentials are never echoed. */
+function checkDbUrl(value: string, problems: string[]): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol) || url.hostname === '') {
+    problems.push('WORK_DB_URL must be a URL like postgres://user:password@127.0.0.1:5432/dedalo_work');
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every problem. */
+export function loadWorkConfig(env: Record<string, string | undefined> = process.env): WorkConfig {
+  const e = parseEnv(envSchema, env);
+  const problems: string[] = [];
+  const basePath = normalizeBasePath(e.WORK_BASE_PATH, problems);
+  if (e.WORK_DB_URL !== undefined) checkDbUrl(e.WORK_DB_URL, problems);
+  const rootPassword = e.DEDALO_ROOT_PASSWORD;
+  if (rootPassword !== undefined && rootPassword.length < ROOT_PASSWORD_MIN_LENGTH) {
+    problems.push(
+      rootPassword === ''
+        ? 'DEDALO_ROOT_PASSWORD is set but empty (unset it to have a password generated)'
+        : `DEDALO_ROOT_PASSWORD must have at least ${ROOT_PASSWORD_MIN_LENGTH} characters`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const dataDir = resolve(e.WORK_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    basePath,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    database:
+      e.WORK_DB_URL !== undefined
+        ? { engine: 'postgres', url: e.WORK_DB_URL, poolMax: e.WORK_DB_POOL_MAX }
+        : { engine: 'pglite', dataDir: resolve(dataDir, 'pglite') },
+    dataDir,
+    rootPassword,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Every error code the work API answers with, in one closed registry: its category (which fixes
+ * the HTTP status), the label key a client translates, whether retrying the same request can
+ * succeed, and a default message. Code below the routes throws WorkError with a code from here;
+ * the dispatcher turns it into the v2 envelope. A code that is not listed does not compile.
+ */
+
+export const ERROR_CATEGORIES = {
+  validation: 400,
+  auth: 401,
+  permission: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limit: 429,
+  unavailable: 503,
+  internal: 500,
+} as const;
+
+export type ErrorCategory = keyof typeof ERROR_CATEGORIES;
+
+export interface ErrorEntry {
+  category: ErrorCategory;
+  label_key: string;
+  retryable: boolean;
+  message: string;
+}
+
+export const ERROR_REGISTRY = {
+  'rqo.malformed_json': {
+    category: 'validation',
+    label_key: 'error_malformed_json',
+    retryable: false,
+    message: 'The request body is not valid JSON',
+  },
+  'rqo.not_an_object': {
+    category: 'validation',
+    label_key: 'error_invalid_rqo',
+    retryable: false,
+    message: 'The request body must be a JSON object (an RQO)',
+  },
+  'rqo.action_missing': {
+    category: 'validation',
+    label_key: 'error_invalid_rqo',
+    retryable: false,
+    message: 'The RQO must name an action (a string)',
+  },
+  'rqo.dd_api_invalid': {
+    category: 'validation',
+    label_key: 'error_invalid_rqo',
+    retryable: false,
+    message: 'dd_api must be a string when given',
+  },
+  'rqo.unknown_api': {
+    category: 'not_found',
+    label_key: 'error_unknown_api',
+    retryable: false,
+    message: 'Unknown dd_api',
+  },
+  'rqo.unknown_action': {
+    category: 'not_found',
+    label_key: 'error_unknown_action',
+    retryable: false,
+    message: 'This action is not registered in this dd_api',
+  },
+  'http.body_too_large': {
+    category: 'validation',
+    label_key: 'error_body_too_large',
+    retryable: false,
+    message: 'The request body is too large',
+  },
+  'http.not_found': {
+    category: 'not_found',
+    label_key: 'error_not_found',
+    retryable: false,
+    message: 'Nothing is served at this path; POST RQOs to the base path',
+  },
+  'auth.session_required': {
+    category: 'auth',
+    label_key: 'error_session_required',
+    retryable: false,
+    message: 'This action needs a session: log in first',
+  },
+  'internal.unexpected': {
+    category: 'internal',
+    label_key: 'error_internal',
+    retryable: true,
+    message: 'Unexpected server error',
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_REGISTRY;
+
+/** A refusal in the caller's terms; `message` refines the registry's default. */
+export class WorkError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+  ) {
+    super(message ?? ERROR_REGISTRY[code].message);
+    this.name = 'WorkError';
+  }
+
+  get status(): number {
+    return ERROR_CATEGORIES[ERROR_REGISTRY[this.code].category];
+  }
+}

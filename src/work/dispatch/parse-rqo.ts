@@ -1,0 +1,34 @@
+/**
+ * The first gate: the raw body becomes an RQO or a registered refusal. Only the envelope fields
+ * every action shares are checked here (an object, a string `action`, an optional string
+ * `dd_api`); each action validates its own `source`, `sqo`, `options` and `data`.
+ */
+import { WorkError } from './error-registry.js';
+
+export const DEFAULT_API = 'dd_core_api';
+
+export interface Rqo {
+  dd_api: string;
+  action: string;
+  /** The whole parsed body, for the action to validate the fields it uses. */
+  body: Record<string, unknown>;
+}
+
+export function parseRqo(raw: string): Rqo {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new WorkError('rqo.malformed_json');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new WorkError('rqo.not_an_object');
+  }
+  const body = value as Record<string, unknown>;
+  // Own properties only: JSON.parse makes "__proto__" an own key, never the prototype.
+  const action = Object.hasOwn(body, 'action') ? body.action : undefined;
+  if (typeof action !== 'string' || action === '') throw new WorkError('rqo.action_missing');
+  const api = Object.hasOwn(body, 'dd_api') ? body.dd_api : undefined;
+  if (api !== undefined && typeof api !== 'string') throw new WorkError('rqo.dd_api_invalid');
+  return { dd_api: api ?? DEFAULT_API, action, body };
+}

@@ -1,0 +1,55 @@
+/**
+ * Entry point of `npm run start:work`: reads the environment (and `.env`), starts the server
+ * (migrating and, on an empty database, bootstrapping it), prints a generated root password
+ * once, and shuts down cleanly on SIGTERM/SIGINT.
+ */
+import { ConfigError } from '../common/config-error.js';
+import { loadEnvFile } from '../common/env-file.js';
+import { loadWorkConfig } from './config.js';
+import { startWorkServer } from './server.js';
+
+async function main(): Promise<void> {
+  loadEnvFile();
+  const config = loadWorkConfig(process.env);
+  const server = await startWorkServer(config);
+  const { bootstrap } = server;
+  if (bootstrap.created) {
+    console.log('Work database bootstrapped: root user, default project, Admin and Cataloguer profiles.');
+  }
+  if (bootstrap.generatedRootPassword) {
+    // Shown once and never stored in clear: the operator must note it now.
+    console.log(
+      `\n  Root password (generated; shown only this once): ${bootstrap.generatedRootPassword}\n` +
+        '  Log in as "root" and change it, or set DEDALO_ROOT_PASSWORD before the first start.\n',
+    );
+  }
+  console.log(`Work API listening on ${server.url}`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      server.app.log.error('shutdown did not finish in time; exiting anyway');
+      process.exit(1);
+    }, 30_000).unref();
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,148 @@
+/**
+ * Loads the ontology seed once at start: checks it against the schema and for integrity (unique
+ * tipos, parents that exist, known models, relation targets that are sections), then indexes it
+ * by tipo and by parent. The result is immutable and passed down from main.ts; nothing here is
+ * module state.
+ */
+import type { DataColumn, MatrixTable } from '../store/matrix-tables.js';
+import { COMPONENT_MODELS, ELEMENT_MODELS, isComponentModel } from './component-models.js';
+import { type OntologyNode, type OntologySeed, ontologySeedSchema } from './ontology-schema.js';
+import { ONTOLOGY_SEED } from './ontology-seed.js';
+
+/** The ontology seed is wrong: a programming error in the repository, listed in full. */
+export class OntologyError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid ontology seed:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'OntologyError';
+  }
+}
+
+export const NO_LANG = 'lg-nolan';
+
+export interface Ontology {
+  /** The root area, the one element without a parent. */
+  readonly rootTipo: string;
+  /** The element with this tipo, or undefined. */
+  node(tipo: string): OntologyNode | undefined;
+  /** Direct children in ontology order (empty for an unknown tipo). */
+  children(tipo: string): readonly OntologyNode[];
+  /** A section's components in ontology order, looking through groupers (depth first). */
+  sectionComponents(sectionTipo: string): readonly OntologyNode[];
+  /** The section a component (or grouper) belongs to. */
+  sectionOf(tipo: string): OntologyNode | undefined;
+  /** The matrix table a section's records live in. */
+  tableOf(sectionTipo: string): MatrixTable | undefined;
+  /** The typed column a component's data is stored in (undefined for a non-component). */
+  dataColumnOf(componentTipo: string): DataColumn | undefined;
+  /** Every section, in ontology order. */
+  sections(): readonly OntologyNode[];
+  /** Allowed language codes, `lg-nolan` included. */
+  readonly languages: readonly { code: string; label: string }[];
+  isLanguage(code: string): boolean;
+}
+
+const knownModel = (model: string) =>
+  isComponentModel(model) || (ELEMENT_MODELS as readonly string[]).includes(model);
+
+function checkIntegrity(nodes: readonly OntologyNode[], languages: readonly { code: string }[]): string[] {
+  const problems: string[] = [];
+  const byTipo = new Map<string, OntologyNode>();
+  for (const n of nodes) {
+    if (byTipo.has(n.tipo)) problems.push(`${n.tipo} is defined twice`);
+    byTipo.set(n.tipo, n);
+  }
+  const roots = nodes.filter((n) => n.parent === null);
+  if (roots.length !== 1) problems.push(`there must be exactly one root, found ${roots.length}`);
+  for (const n of nodes) {
+    if (!knownModel(n.model)) problems.push(`${n.tipo} has an unknown model "${n.model}"`);
+    if (n.parent !== null && !byTipo.has(n.parent))
+      problems.push(`${n.tipo} has a missing parent ${n.parent}`);
+    const component = isComponentModel(n.model);
+    const relation = component && COMPONENT_MODELS[n.model as keyof typeof COMPONENT_MODELS].relation;
+    if (relation && n.model !== 'component_relation_index' && !n.target_section_tipo) {
+      problems.push(`${n.tipo} (${n.model}) needs target_section_tipo`);
+    }
+    if (!relation && n.target_section_tipo) problems.push(`${n.tipo} is not a relation but has targets`);
+    for (const target of n.target_section_tipo ?? []) {
+      if (byTipo.get(target)?.model !== 'section')
+        problems.push(`${n.tipo} targets ${target}, not a section`);
+    }
+    if (n.translatable !== undefined && !component) problems.push(`${n.tipo} is not a component`);
+    if ((n.matrix_table !== undefined || n.read_only !== undefined) && n.model !== 'section') {
+      problems.push(`${n.tipo} is not a section but has section settings`);
+    }
+  }
+  // A cycle would make the walks below loop forever.
+  for (const n of nodes) {
+    const seen = new Set<string>();
+    for (let p: OntologyNode | undefined = n; p; p = p.parent ? byTipo.get(p.parent) : undefined) {
+      if (seen.has(p.tipo)) {
+        problems.push(`${n.tipo} is inside a parent cycle`);
+        break;
+      }
+      seen.add(p.tipo);
+    }
+  }
+  if (!languages.some((l) => l.code === NO_LANG)) problems.push(`languages must include ${NO_LANG}`);
+  if (new Set(languages.map((l) => l.code)).size !== languages.length)
+    problems.push('a language is listed twice');
+  return problems;
+}
+
+export function loadOntology(seed: OntologySeed = ONTOLOGY_SEED): Ontology {
+  const parsed = ontologySeedSchema.safeParse(seed);
+  if (!parsed.success) {
+    throw new OntologyError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const { nodes, languages } = parsed.data;
+  const problems = checkIntegrity(nodes, languages);
+  if (problems.length > 0) throw new OntologyError(problems);
+
+  const byTipo = new Map(nodes.map((n) => [n.tipo, Object.freeze(n)]));
+  const childrenOf = new Map<string, OntologyNode[]>();
+  for (const n of nodes) {
+    if (n.parent === null) continue;
+    const list = childrenOf.get(n.parent) ?? [];
+    list.push(n);
+    childrenOf.set(n.parent, list);
+  }
+  const children = (tipo: string): readonly OntologyNode[] => childrenOf.get(tipo) ?? [];
+
+  const componentsOf = new Map<string, readonly OntologyNode[]>();
+  const sectionByTipo = new Map<string, OntologyNode>();
+  const sections = nodes.filter((n) => n.model === 'section');
+  for (const section of sections) {
+    const found: OntologyNode[] = [];
+    const walk = (tipo: string) => {
+      for (const child of children(tipo)) {
+        // A section never nests inside another section's data.
+        if (child.model === 'section') continue;
+        sectionByTipo.set(child.tipo, section);
+        if (isComponentModel(child.model)) found.push(child);
+        walk(child.tipo);
+      }
+    };
+    walk(section.tipo);
+    componentsOf.set(section.tipo, Object.freeze(found));
+  }
+  const languageCodes = new Set(languages.map((l) => l.code));
+
+  return {
+    rootTipo: nodes.find((n) => n.parent === null)!.tipo,
+    node: (tipo) => byTipo.get(tipo),
+    children,
+    sectionComponents: (sectionTipo) => componentsOf.get(sectionTipo) ?? [],
+    sectionOf: (tipo) => sectionByTipo.get(tipo),
+    tableOf: (sectionTipo) => {
+      const n = byTipo.get(sectionTipo);
+      return n?.model === 'section' ? (n.matrix_table ?? 'matrix') : undefined;
+    },
+    dataColumnOf: (tipo) => {
+      const model = byTipo.get(tipo)?.model;
+      return model !== undefined && isComponentModel(model) ? COMPONENT_MODELS[model].column : undefined;
+    },
+    sections: () => sections,
+    languages: Object.freeze(languages.map((l) => Object.freeze({ ...l }))),
+    isLanguage: (code) => languageCodes.has(code),
+  };
+}

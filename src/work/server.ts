@@ -1,0 +1,39 @@
+/**
+ * Starts a work server from a configuration: open the database, migrate and bootstrap it, load
+ * the ontology, build the app, listen. Used by main.ts and the tests alike.
+ */
+import type { FastifyInstance } from 'fastify';
+import { workActions } from './actions/registry.js';
+import { buildWorkApp } from './app.js';
+import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-database.js';
+import type { WorkConfig } from './config.js';
+import { loadOntology } from './ontology/load-ontology.js';
+import { openSqlClient } from './store/open-sql-client.js';
+
+export interface RunningWorkServer {
+  app: FastifyInstance;
+  /** The base URL RQOs are posted to. */
+  url: string;
+  bootstrap: BootstrapReport;
+  close(): Promise<void>;
+}
+
+export async function startWorkServer(config: WorkConfig): Promise<RunningWorkServer> {
+  const ontology = loadOntology();
+  const db = await openSqlClient(config.database);
+  let app: FastifyInstance | undefined;
+  try {
+    const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
+    app = await buildWorkApp({ config, db, ontology, actions: workActions() });
+    app.addHook('onClose', async () => db.close());
+    await app.listen({ port: config.port, host: config.host });
+    const port = (app.server.address() as { port: number }).port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const running = app;
+    return { app, url: `http://${host}:${port}${config.basePath}`, bootstrap, close: () => running.close() };
+  } catch (err) {
+    if (app) await app.close().catch(() => {});
+    else await db.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The work database schema as an ordered list of versioned migrations. A migration, once
+ * released, is never edited: a change is a new migration with the next version. Each is a list
+ * of single statements (PGlite's extended protocol runs one statement per call) that
+ * migrate-schema.ts applies in one transaction.
+ */
+import { MATRIX_TABLES } from './matrix-tables.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: readonly string[];
+}
+
+/**
+ * A matrix table: one row per record, component data as JSONB keyed by component tipo, grouped
+ * by value type (WORK-MODEL.md "Storage"). The GIN index on `relation` serves the inverse
+ * reference lookups ("who points at this record") that delete and `sqo.mode: related` need.
+ */
+function matrixTable(name: string): string[] {
+  return [
+    `CREATE TABLE ${name} (
+      section_tipo text NOT NULL,
+      section_id integer NOT NULL,
+      string jsonb NOT NULL DEFAULT '{}'::jsonb,
+      relation jsonb NOT NULL DEFAULT '{}'::jsonb,
+      date jsonb NOT NULL DEFAULT '{}'::jsonb,
+      number jsonb NOT NULL DEFAULT '{}'::jsonb,
+      media jsonb NOT NULL DEFAULT '{}'::jsonb,
+      misc jsonb NOT NULL DEFAULT '{}'::jsonb,
+      meta jsonb NOT NULL DEFAULT '{}'::jsonb,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      created_by integer,
+      modified_at timestamptz,
+      modified_by integer,
+      PRIMARY KEY (section_tipo, section_id)
+    )`,
+    `CREATE INDEX ${name}_relation_gin ON ${name} USING gin (relation jsonb_path_ops)`,
+  ];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'matrix tables, counters, history, sessions, login throttling, component locks',
+    statements: [
+      ...MATRIX_TABLES.flatMap(matrixTable),
+      // One row per section tipo; allocation is a single upsert, atomic under concurrency.
+      `CREATE TABLE matrix_counter (
+        section_tipo text PRIMARY KEY,
+        value integer NOT NULL CHECK (value >= 0)
+      )`,
+      // A row per saved component value (kind 'component', the value before the save) and a
+      // whole-record snapshot before delete_record (kind 'snapshot', tipo NULL).
+      `CREATE TABLE matrix_time_machine (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('component', 'snapshot')),
+        section_tipo text NOT NULL,
+        section_id integer NOT NULL,
+        tipo text,
+        lang text,
+        data jsonb NOT NULL,
+        user_id integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((kind = 'component') = (tipo IS NOT NULL))
+      )`,
+      `CREATE INDEX matrix_time_machine_record ON matrix_time_machine
+        (section_tipo, section_id, tipo, created_at)`,
+      // Only the SHA-256 of the cookie token is kept: a leaked table does not open sessions.
+      // Idle expiry is checked against last_seen_at; expires_at is the absolute limit.
+      `CREATE TABLE sessions (
+        token_sha256 text PRIMARY KEY CHECK (token_sha256 ~ '^[0-9a-f]{64}$'),
+        user_id integer NOT NULL,
+        csrf_token text NOT NULL,
+        application_lang text,
+        data_lang text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_seen_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX sessions_user ON sessions (user_id)',
+      'CREATE INDEX sessions_expires_at ON sessions (expires_at)',
+      // Keyed by what is being throttled (for example "user:<name>" or "addr:<ip>").
+      `CREATE TABLE login_throttle (
+        throttle_key text PRIMARY KEY,
+        failures integer NOT NULL DEFAULT 0,
+        window_started_at timestamptz NOT NULL DEFAULT now(),
+        locked_until timestamptz
+      )`,
+      // One holder per component of a record; the primary key makes taking a lock atomic.
+      `CREATE TABLE component_locks (
+        section_tipo text NOT NULL,
+        section_id integer NOT NULL,
+        component_tipo text NOT NULL,
+        user_id integer NOT NULL,
+        locked_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (section_tipo, section_id, component_tipo)
+      )`,
+      'CREATE INDEX component_locks_user ON component_locks (user_id)',
+    ],
+  },
+];

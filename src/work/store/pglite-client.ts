@@ -1,0 +1,47 @@
+/**
+ * SqlClient over an embedded PGlite, persisted in a directory. PGlite is one PostgreSQL backend
+ * in this process: statements run one at a time, and a transaction holds it exclusively until it
+ * ends, so the same SQL keeps the same guarantees as on a server.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.js';
+
+/** PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned. */
+function rowCountOf(result: { affectedRows?: number; rows: unknown[] }): number {
+  return Math.max(result.affectedRows ?? 0, result.rows.length);
+}
+
+export class PgliteClient implements SqlClient {
+  readonly engine = 'pglite' as const;
+
+  private constructor(private readonly db: PGlite) {}
+
+  /** Opens (creating on first use) the database in `dataDir`. */
+  static async open(dataDir: string): Promise<PgliteClient> {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new PGlite(dataDir);
+    await db.waitReady;
+    return new PgliteClient(db);
+  }
+
+  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
+    const result = await this.db.query<T>(sql, params as unknown[]);
+    return { rows: result.rows, rowCount: rowCountOf(result) };
+  }
+
+  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R> {
+    return this.db.transaction(async (t) =>
+      fn({
+        query: async <T extends object>(sql: string, params: readonly unknown[] = []) => {
+          const result = await t.query<T>(sql, params as unknown[]);
+          return { rows: result.rows, rowCount: rowCountOf(result) };
+        },
+      }),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The one interface the work API's store speaks to a database through. Two implementations run
+ * the same SQL: a PostgreSQL pool (pg) and an embedded PGlite. Values are always bound as $1, $2
+ * ...; the interface has no way to splice them into SQL text.
+ */
+
+export type SqlEngine = 'postgres' | 'pglite';
+
+export interface SqlResult<T> {
+  rows: T[];
+  /** Rows the statement touched (INSERT/UPDATE/DELETE) or returned (SELECT). */
+  rowCount: number;
+}
+
+/** Something statements can run on: the client itself, or a transaction in progress. */
+export interface SqlQueryable {
+  query<T extends object = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<SqlResult<T>>;
+}
+
+export interface SqlClient extends SqlQueryable {
+  readonly engine: SqlEngine;
+  /**
+   * Runs `fn` inside BEGIN ... COMMIT on one connection; a throw rolls back and rethrows. Every
+   * multi-statement write goes through here (WORK-MODEL.md: counter + insert is one transaction).
+   */
+  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}

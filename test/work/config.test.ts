@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/common/config-error.js';
+import { loadWorkConfig } from '../../src/work/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadWorkConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('work configuration', () => {
+  it('has working defaults with no variables at all (embedded PGlite under ./data/work)', () => {
+    expect(loadWorkConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      basePath: '/dedalo/core/api/v1/json',
+      logLevel: 'info',
+      database: { engine: 'pglite', dataDir: resolve('data/work/pglite') },
+      dataDir: resolve('data/work'),
+      rootPassword: undefined,
+      uploadMaxBytes: 100 * 1024 * 1024,
+    });
+  });
+
+  it('uses PostgreSQL when WORK_DB_URL is set', () => {
+    const config = loadWorkConfig({
+      WORK_DB_URL: 'postgresql://app:secret@db.internal:5433/work',
+      WORK_DB_POOL_MAX: '4',
+    });
+    expect(config.database).toEqual({
+      engine: 'postgres',
+      url: 'postgresql://app:secret@db.internal:5433/work',
+      poolMax: 4,
+    });
+  });
+
+  it('drops a trailing slash from WORK_BASE_PATH (the route answers both ways)', () => {
+    expect(loadWorkConfig({ WORK_BASE_PATH: '/api/json/' }).basePath).toBe('/api/json');
+  });
+
+  it('names every invalid or empty variable, and never echoes a database password', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      HOST: '',
+      WORK_BASE_PATH: 'no-slash',
+      WORK_DB_URL: 'mysql://root:hunter2@db/x',
+      UPLOAD_MAX_BYTES: '0',
+      LOG_LEVEL: 'loud',
+      DEDALO_ROOT_PASSWORD: 'short',
+    });
+    expect(problems).toEqual([
+      'PORT must be an integer, got "eighty"',
+      'HOST is set but empty',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      `UPLOAD_MAX_BYTES must be between 1 and ${2 ** 40}, got 0`,
+    ]);
+    const second = problemsOf({ WORK_BASE_PATH: 'no-slash', WORK_DB_URL: 'mysql://root:hunter2@db/x' });
+    expect(second).toEqual([
+      'WORK_BASE_PATH must be a path like /dedalo/core/api/v1/json, got "no-slash"',
+      'WORK_DB_URL must be a URL like postgres://user:password@127.0.0.1:5432/dedalo_work',
+    ]);
+    expect(second.join()).not.toContain('hunter2');
+    expect(problemsOf({ WORK_BASE_PATH: '/' })).toEqual(['WORK_BASE_PATH must not be the root path']);
+  });
+
+  it('refuses an empty or short DEDALO_ROOT_PASSWORD but keeps spaces in a good one', () => {
+    expect(problemsOf({ DEDALO_ROOT_PASSWORD: '' })).toEqual([
+      'DEDALO_ROOT_PASSWORD is set but empty (unset it to have a password generated)',
+    ]);
+    expect(problemsOf({ DEDALO_ROOT_PASSWORD: 'short' })).toEqual([
+      'DEDALO_ROOT_PASSWORD must have at least 8 characters',
+    ]);
+    expect(loadWorkConfig({ DEDALO_ROOT_PASSWORD: ' spaced pass ' }).rootPassword).toBe(' spaced pass ');
+  });
+});

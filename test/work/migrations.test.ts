@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateSchema } from '../../src/work/store/migrate-schema.js';
+import { MIGRATIONS } from '../../src/work/store/migrations.js';
+import type { SqlQueryable } from '../../src/work/store/sql-client.js';
+import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
+
+/** Everything a migration could change: columns (with types and defaults) and indexes. */
+async function schemaFingerprint(db: SqlQueryable): Promise<string> {
+  const columns = await db.query(
+    `SELECT table_name, column_name, data_type, is_nullable, column_default
+     FROM information_schema.columns WHERE table_schema = 'public'
+     ORDER BY table_name, ordinal_position`,
+  );
+  const indexes = await db.query(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`,
+  );
+  return JSON.stringify({ columns: columns.rows, indexes: indexes.rows });
+}
+
+const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+
+describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase }) => {
+  let fresh: FreshDatabase | undefined;
+  afterEach(async () => {
+    await fresh?.dispose();
+    fresh = undefined;
+  });
+
+  it('creates every table on an empty database and records the version', async () => {
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    const report = await migrateSchema(db);
+    expect(report).toEqual({ applied: MIGRATIONS.map((m) => m.version), version: latest });
+    const { rows } = await db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+    );
+    expect(rows.map((r) => r.table_name)).toEqual([
+      'component_locks',
+      'login_throttle',
+      'matrix',
+      'matrix_activity',
+      'matrix_counter',
+      'matrix_hierarchy',
+      'matrix_profiles',
+      'matrix_projects',
+      'matrix_time_machine',
+      'matrix_users',
+      'schema_migrations',
+      'sessions',
+    ]);
+    const matrixColumns = await db.query<{ column_name: string; data_type: string }>(
+      `SELECT column_name, data_type FROM information_schema.columns
+       WHERE table_name = 'matrix_users' AND data_type = 'jsonb' ORDER BY ordinal_position`,
+    );
+    expect(matrixColumns.rows.map((r) => r.column_name)).toEqual([
+      'string',
+      'relation',
+      'date',
+      'number',
+      'media',
+      'misc',
+      'meta',
+    ]);
+  });
+
+  it('changes nothing on a second start (a new client on the same database)', async () => {
+    fresh = await freshDatabase();
+    const first = await fresh.open();
+    await migrateSchema(first);
+    const before = await schemaFingerprint(first);
+    await first.close();
+
+    const second = await fresh.open();
+    expect(await migrateSchema(second)).toEqual({ applied: [], version: latest });
+    expect(await schemaFingerprint(second)).toBe(before);
+    const { rows } = await second.query<{ version: number }>('SELECT version FROM schema_migrations');
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it('rolls a failing migration back whole and applies it on the next run', async () => {
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    await migrateSchema(db);
+    const broken = {
+      version: latest + 1,
+      name: 'test: second statement fails',
+      statements: ['CREATE TABLE half_made (id integer)', 'SELECT no_such_function()'],
+    };
+    await expect(migrateSchema(db, [...MIGRATIONS, broken])).rejects.toThrow();
+    const half = await db.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_made'`);
+    expect(half.rowCount).toBe(0);
+    const fixed = { ...broken, statements: ['CREATE TABLE half_made (id integer)'] };
+    expect(await migrateSchema(db, [...MIGRATIONS, fixed])).toEqual({
+      applied: [latest + 1],
+      version: latest + 1,
+    });
+  });
+});
