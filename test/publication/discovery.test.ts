@@ -101,41 +101,52 @@ describe.each(engineCases())('discovery on $engine', (c) => {
 });
 
 describe.each(engineCases())('databases named like static routes on $engine', (c) => {
+  const NAMES = ['databases', 'health', 'docs'];
   let s: TestServer;
-  let created = false;
+  const created: string[] = [];
   beforeAll(async () => {
     if (c.engine === 'sqlite') {
-      copyFileSync(
-        join(inject('sqliteDir'), `${c.db}.sqlite`),
-        join(inject('sqliteDir'), 'databases.sqlite'),
-      );
+      for (const name of NAMES) {
+        copyFileSync(
+          join(inject('sqliteDir'), `${c.db}.sqlite`),
+          join(inject('sqliteDir'), `${name}.sqlite`),
+        );
+      }
     } else {
       const conn = await mysql.createConnection(MARIADB);
-      const [rows] = await conn.query("SHOW DATABASES LIKE 'databases'");
-      if ((rows as unknown[]).length === 0) {
-        await conn.query('CREATE DATABASE `databases`');
-        await conn.query('CREATE TABLE `databases`.`thing` (section_id INT PRIMARY KEY)');
-        created = true;
+      for (const name of NAMES) {
+        const [rows] = await conn.query('SHOW DATABASES LIKE ?', [name]);
+        if ((rows as unknown[]).length > 0) continue; // someone else's: use it, never drop it
+        await conn.query(`CREATE DATABASE \`${name}\``);
+        await conn.query(`CREATE TABLE \`${name}\`.\`thing\` (section_id INT PRIMARY KEY)`);
+        created.push(name);
       }
       await conn.end();
     }
-    s = await startTestServer(c, { DB_NAMES: `${c.db},databases` });
+    s = await startTestServer(c, { DB_NAMES: [c.db, ...NAMES].join(',') });
   });
   afterAll(async () => {
     await s.close();
-    if (c.engine === 'sqlite') rmSync(join(inject('sqliteDir'), 'databases.sqlite'), { force: true });
-    if (created) {
+    if (c.engine === 'sqlite') {
+      for (const name of NAMES) rmSync(join(inject('sqliteDir'), `${name}.sqlite`), { force: true });
+    }
+    if (created.length > 0) {
       const conn = await mysql.createConnection(MARIADB);
-      await conn.query('DROP DATABASE `databases`');
+      for (const name of created) await conn.query(`DROP DATABASE \`${name}\``);
       await conn.end();
     }
   });
 
-  it('keeps /databases static while /databases/tables reaches the database', async () => {
+  it('keeps /databases, /health and /docs static while /{name}/tables reaches the database', async () => {
     const list = await s.get('/databases');
-    expect(list.json.data.map((d: { name: string }) => d.name)).toEqual([c.db, 'databases']);
-    const tables = await s.get('/databases/tables');
-    expect(tables.status).toBe(200);
-    expect(Array.isArray(tables.json.data)).toBe(true);
+    expect(list.json.data.map((d: { name: string }) => d.name)).toEqual([c.db, ...NAMES]);
+    const health = await s.get('/health');
+    expect(health.json.databases).toMatchObject({ health: 'connected', docs: 'connected' });
+    expect((await s.get('/docs')).headers['content-type']).toMatch(/text\/html/);
+    for (const name of NAMES) {
+      const tables = await s.get(`/${name}/tables`);
+      expect(tables.status, name).toBe(200);
+      expect(Array.isArray(tables.json.data), name).toBe(true);
+    }
   });
 });
