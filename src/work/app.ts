@@ -6,8 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import { clientAddress, trustedProxies } from '../common/client-address.js';
+import type { Clock } from './auth/clock.js';
+import {
+  type CookieScope,
+  clearSessionCookie,
+  readCookie,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from './auth/session-cookie.js';
+import { resolveSession, SESSION_ABSOLUTE_MS } from './auth/sessions.js';
 import type { WorkConfig } from './config.js';
-import type { ActionRegistry } from './dispatch/action-registry.js';
+import type { ActionRegistry, SessionCookieChange } from './dispatch/action-registry.js';
+import { DeprecationCounter } from './dispatch/deprecations.js';
 import { dispatchRqo } from './dispatch/dispatch-rqo.js';
 import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
@@ -19,10 +30,18 @@ export interface WorkAppDeps {
   db: SqlClient;
   ontology: Ontology;
   actions: ActionRegistry;
+  /** Session expiry and login throttling read this; tests pass one they can move. */
+  clock: Clock;
 }
+
+export const CSRF_HEADER = 'x-dedalo-csrf-token';
 
 /** JSON RQOs are small; uploads will get their own multipart limit (UPLOAD_MAX_BYTES). */
 const RQO_BODY_LIMIT = 4 * 1024 * 1024;
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 function sendError(reply: FastifyReply, code: ErrorCode, message?: string) {
   const { status, body } = errorEnvelope(reply.request.id, code, message);
@@ -38,7 +57,11 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: RQO_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // Only then does request.protocol believe X-Forwarded-Proto (the cookie's Secure flag).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
+  const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
+  const deprecations = new DeprecationCounter();
 
   // The dispatcher parses the body itself, so malformed JSON is its registered refusal and any
   // content type a browser client sends is read the same way.
@@ -51,20 +74,48 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.post(config.basePath, async (request, reply) => {
     const raw = typeof request.body === 'string' ? request.body : '';
+    const scope: CookieScope = { path: config.basePath, secure: request.protocol === 'https' };
+    const applyCookie = (change: SessionCookieChange | undefined) => {
+      if (change && 'set' in change) {
+        reply.header('Set-Cookie', setSessionCookie(change.set, SESSION_ABSOLUTE_MS / 1000, scope));
+      } else if (change || (token !== undefined && session === undefined)) {
+        // Explicit clear (quit), or a cookie naming no live session: drop it from the browser.
+        reply.header('Set-Cookie', clearSessionCookie(scope));
+      }
+    };
+    const now = deps.clock();
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const session = await resolveSession(deps.db, token, now);
     try {
-      const result = await dispatchRqo(deps.actions, raw, {
-        requestId: request.id,
-        session: undefined,
-        db: deps.db,
-        ontology: deps.ontology,
-        log: request.log,
-      });
+      const result = await dispatchRqo(
+        deps.actions,
+        raw,
+        {
+          requestId: request.id,
+          session,
+          now,
+          clientAddress: clientAddress(
+            request.raw.socket.remoteAddress,
+            request.headers['x-forwarded-for'],
+            isTrusted,
+          ),
+          config,
+          db: deps.db,
+          ontology: deps.ontology,
+          deprecations,
+          log: request.log,
+        },
+        headerValue(request.headers[CSRF_HEADER]),
+      );
+      applyCookie(result.sessionCookie);
       return reply
         .type('application/json; charset=utf-8')
         .send(successEnvelope(request.id, result.data, result.extensions, result.notices));
     } catch (err) {
-      if (err instanceof WorkError) return sendError(reply, err.code, err.message);
-      throw err;
+      if (!(err instanceof WorkError)) throw err;
+      applyCookie(undefined);
+      if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
+      return sendError(reply, err.code, err.message);
     }
   });
 

@@ -3,10 +3,11 @@
  * is a ConfigError naming the variable; nothing falls back silently. The README's "Work API"
  * section lists the same variables (keep them together).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
-import { enumVar, intVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import { enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
 
 /** The root password must survive a casual guess; the generated one is much longer. */
 export const ROOT_PASSWORD_MIN_LENGTH = 8;
@@ -22,6 +23,7 @@ const envSchema = z.object({
   // Not trimmed: leading or trailing spaces may be part of a password.
   DEDALO_ROOT_PASSWORD: z.string().optional(),
   UPLOAD_MAX_BYTES: intVar('UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 2 ** 40),
+  TRUST_PROXY: listVar('TRUST_PROXY'),
 });
 
 export type WorkDatabase =
@@ -41,6 +43,13 @@ export interface WorkConfig {
   /** Used only when the database is bootstrapped; absent: a generated password is printed once. */
   rootPassword?: string;
   uploadMaxBytes: number;
+  /** Where uploads are staged (under dataDir); reported by get_system_info. */
+  uploadTmpDir: string;
+  /**
+   * Proxies (addresses or CIDRs) whose X-Forwarded-For and X-Forwarded-Proto are believed: the
+   * client address (login throttling, logs) and TLS detection (the cookie's Secure flag).
+   */
+  trustProxy: string[];
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -79,6 +88,10 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
         : `DEDALO_ROOT_PASSWORD must have at least ${ROOT_PASSWORD_MIN_LENGTH} characters`,
     );
   }
+  for (const entry of e.TRUST_PROXY ?? []) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) problems.push(`TRUST_PROXY item ${problem}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(e.WORK_DATA_DIR);
   return {
@@ -93,5 +106,7 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     dataDir,
     rootPassword,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadTmpDir: join(dataDir, 'uploads', 'tmp'),
+    trustProxy: e.TRUST_PROXY ?? [],
   };
 }

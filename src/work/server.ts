@@ -5,32 +5,56 @@
 import type { FastifyInstance } from 'fastify';
 import { workActions } from './actions/registry.js';
 import { buildWorkApp } from './app.js';
+import { type Clock, systemClock } from './auth/clock.js';
 import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-database.js';
 import type { WorkConfig } from './config.js';
 import { loadOntology } from './ontology/load-ontology.js';
 import { openSqlClient } from './store/open-sql-client.js';
+import type { SqlClient } from './store/sql-client.js';
 
 export interface RunningWorkServer {
   app: FastifyInstance;
   /** The base URL RQOs are posted to. */
   url: string;
   bootstrap: BootstrapReport;
+  /** The server's database client (tests inspect rows through it). */
+  db: SqlClient;
   close(): Promise<void>;
 }
 
-export async function startWorkServer(config: WorkConfig): Promise<RunningWorkServer> {
+export interface WorkServerOptions {
+  /** The time source for sessions and throttling (tests move it instead of sleeping). */
+  clock?: Clock;
+}
+
+export async function startWorkServer(
+  config: WorkConfig,
+  options: WorkServerOptions = {},
+): Promise<RunningWorkServer> {
   const ontology = loadOntology();
   const db = await openSqlClient(config.database);
   let app: FastifyInstance | undefined;
   try {
     const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
-    app = await buildWorkApp({ config, db, ontology, actions: workActions() });
+    app = await buildWorkApp({
+      config,
+      db,
+      ontology,
+      actions: workActions(),
+      clock: options.clock ?? systemClock,
+    });
     app.addHook('onClose', async () => db.close());
     await app.listen({ port: config.port, host: config.host });
     const port = (app.server.address() as { port: number }).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const running = app;
-    return { app, url: `http://${host}:${port}${config.basePath}`, bootstrap, close: () => running.close() };
+    return {
+      app,
+      url: `http://${host}:${port}${config.basePath}`,
+      bootstrap,
+      db,
+      close: () => running.close(),
+    };
   } catch (err) {
     if (app) await app.close().catch(() => {});
     else await db.close().catch(() => {});

@@ -1,6 +1,7 @@
 /**
  * Starts the real work server on a free port against a fresh database of one engine, and gives
- * tests a small client that posts raw bodies and reads the envelope.
+ * tests a small client that posts raw bodies and reads the envelope, plus cookie-jar clients
+ * (one per simulated browser) and a clock the test moves instead of sleeping.
  */
 import { loadWorkConfig } from '../../src/work/config.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
@@ -13,11 +14,62 @@ export interface WorkAnswer {
   body: any;
 }
 
+export interface PostInit {
+  path?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** A clock the server reads on every request; tests advance it. */
+export interface TestClock {
+  now(): Date;
+  advance(ms: number): void;
+}
+
+export function testClock(start = Date.now()): TestClock {
+  let current = start;
+  return { now: () => new Date(current), advance: (ms) => (current += ms) };
+}
+
+/** One browser: it keeps the cookies the server sets and sends them back, like a real one. */
+export interface WorkBrowser {
+  cookies: Map<string, string>;
+  /** Set by login(); sent as X-Dedalo-Csrf-Token unless the call passes `csrf`. */
+  csrfToken?: string;
+  post(body: unknown, init?: PostInit & { csrf?: string | null }): Promise<WorkAnswer>;
+  login(username: string, password: string): Promise<WorkAnswer>;
+}
+
 export interface WorkServerHandle {
   server: RunningWorkServer;
+  clock: TestClock;
   /** POSTs `body` (an object is JSON-encoded, a string is sent as is) to the base URL + `path`. */
-  post(body: unknown, init?: { path?: string; contentType?: string }): Promise<WorkAnswer>;
+  post(body: unknown, init?: PostInit): Promise<WorkAnswer>;
+  browser(): WorkBrowser;
   stop(): Promise<void>;
+}
+
+export const TEST_ROOT_PASSWORD = 'test root password';
+
+async function send(url: string, body: unknown, init: PostInit): Promise<WorkAnswer> {
+  const res = await fetch(`${url}${init.path ?? ''}`, {
+    method: 'POST',
+    headers: { 'content-type': init.contentType ?? 'application/json', ...init.headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+}
+
+/** Applies Set-Cookie headers to a jar: Max-Age=0 removes, anything else stores the value. */
+function storeCookies(jar: Map<string, string>, headers: Headers): void {
+  for (const line of headers.getSetCookie()) {
+    const [pair = ''] = line.split(';');
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq).trim();
+    if (/;\s*Max-Age=0(;|$)/i.test(line)) jar.delete(name);
+    else jar.set(name, pair.slice(eq + 1).trim());
+  }
 }
 
 export async function startTestWorkServer(
@@ -28,22 +80,43 @@ export async function startTestWorkServer(
   const config = loadWorkConfig({
     PORT: '0',
     LOG_LEVEL: 'silent',
-    DEDALO_ROOT_PASSWORD: 'test root password',
+    DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
     ...fresh.env,
     ...env,
   });
-  const server = await startWorkServer(config);
+  const clock = testClock();
+  const server = await startWorkServer(config, { clock: () => clock.now() });
+  const browser = (): WorkBrowser => {
+    const b: WorkBrowser = {
+      cookies: new Map(),
+      post: async (body, init = {}) => {
+        const headers: Record<string, string> = { ...init.headers };
+        if (b.cookies.size > 0) {
+          headers.cookie = [...b.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        }
+        const csrf = init.csrf === undefined ? b.csrfToken : init.csrf;
+        if (csrf !== null && csrf !== undefined) headers['x-dedalo-csrf-token'] = csrf;
+        const answer = await send(server.url, body, { ...init, headers });
+        storeCookies(b.cookies, answer.headers);
+        return answer;
+      },
+      login: async (username, password) => {
+        const answer = await b.post({
+          dd_api: 'dd_utils_api',
+          action: 'login',
+          options: { username, auth: password },
+        });
+        if (answer.body.ok) b.csrfToken = answer.body.csrf_token;
+        return answer;
+      },
+    };
+    return b;
+  };
   return {
     server,
-    post: async (body, init = {}) => {
-      const res = await fetch(`${server.url}${init.path ?? ''}`, {
-        method: 'POST',
-        headers: { 'content-type': init.contentType ?? 'application/json' },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, body: JSON.parse(text) };
-    },
+    clock,
+    post: (body, init = {}) => send(server.url, body, init),
+    browser,
     stop: async () => {
       await server.close();
       await fresh.dispose();

@@ -24,7 +24,19 @@ describe('work configuration', () => {
       dataDir: resolve('data/work'),
       rootPassword: undefined,
       uploadMaxBytes: 100 * 1024 * 1024,
+      uploadTmpDir: resolve('data/work/uploads/tmp'),
+      trustProxy: [],
     });
+  });
+
+  it('reads TRUST_PROXY as a list of addresses and CIDRs, naming a bad item', () => {
+    expect(loadWorkConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: 'proxy.local' })).toEqual([
+      'TRUST_PROXY item "proxy.local" is not an IP address or CIDR range (like 10.0.0.0/8 or fd00::/8)',
+    ]);
   });
 
   it('uses PostgreSQL when WORK_DB_URL is set', () => {

@@ -45,6 +45,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'matrix_projects',
       'matrix_time_machine',
       'matrix_users',
+      'permissions_version',
       'schema_migrations',
       'sessions',
     ]);

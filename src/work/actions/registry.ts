@@ -4,11 +4,19 @@
  */
 import { type ActionRegistry, buildActionRegistry } from '../dispatch/action-registry.js';
 import { startAction } from './core/start.js';
+import { changeLangAction } from './utils/change-lang.js';
+import { getSystemInfoAction } from './utils/get-system-info.js';
+import { loginAction, quitAction } from './utils/login.js';
 
 export function workActions(): ActionRegistry {
   return buildActionRegistry({
     dd_core_api: { start: startAction },
-    dd_utils_api: {},
+    dd_utils_api: {
+      login: loginAction,
+      quit: quitAction,
+      change_lang: changeLangAction,
+      get_system_info: getSystemInfoAction,
+    },
     dd_area_maintenance_api: {},
   });
 }

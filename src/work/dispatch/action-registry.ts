@@ -2,11 +2,14 @@
  * The explicit registry of callable actions, per API class. Lookups go through Maps, so names
  * like `constructor`, `__proto__` or `toString` are simply absent (an unregistered action is a
  * 404 envelope, never a 5xx). An action declares whether it needs a session; the dispatcher
- * enforces that before the handler runs.
+ * enforces that, and then the CSRF header, before the handler runs.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Session } from '../auth/sessions.js';
+import type { WorkConfig } from '../config.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { SqlClient } from '../store/sql-client.js';
+import type { DeprecationCounter } from './deprecations.js';
 import type { Notice } from './envelope.js';
 import type { Rqo } from './parse-rqo.js';
 
@@ -14,21 +17,36 @@ import type { Rqo } from './parse-rqo.js';
 export interface ActionContext {
   rqo: Rqo;
   requestId: string;
-  /** The caller's session, or undefined (sessions arrive with the auth slice). */
-  session: undefined;
+  /** The caller's live session (resolved from the cookie before the gates), or undefined. */
+  session: Session | undefined;
+  /** The request's moment, from the app's clock: every expiry and log entry of it uses this. */
+  now: Date;
+  /** The client's address (TRUST_PROXY aware), for throttling and the activity log. */
+  clientAddress: string;
+  config: WorkConfig;
   db: SqlClient;
   ontology: Ontology;
+  deprecations: DeprecationCounter;
   log: FastifyBaseLogger;
 }
+
+/** What the route does with the session cookie after the action: set a new token or clear it. */
+export type SessionCookieChange = { set: string } | { clear: true };
 
 export interface ActionResult {
   data: unknown;
   /** Top-level extension keys (`environment`, `table`, `user_id`, `csrf_token`). */
   extensions?: Record<string, unknown>;
   notices?: Notice[];
+  /** Only login and quit use this; the token never goes into the body. */
+  sessionCookie?: SessionCookieChange;
 }
 
 export interface ActionDefinition {
+  /**
+   * True: the action needs a live session and, after that, the CSRF header. The protocol allows
+   * exactly two actions without either (start and login), so one flag says both.
+   */
   needsSession: boolean;
   handle(ctx: ActionContext): Promise<ActionResult>;
 }

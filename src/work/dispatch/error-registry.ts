@@ -80,6 +80,43 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'This action needs a session: log in first',
   },
+  'auth.csrf_invalid': {
+    category: 'permission',
+    label_key: 'error_csrf_invalid',
+    retryable: false,
+    message: 'The X-Dedalo-Csrf-Token header is missing or does not match this session',
+  },
+  'auth.login_failed': {
+    category: 'auth',
+    label_key: 'error_login_failed',
+    retryable: false,
+    // One message for an unknown user, a wrong password and an inactive account.
+    message: 'Unknown user, wrong password or inactive account',
+  },
+  'auth.login_throttled': {
+    category: 'rate_limit',
+    label_key: 'error_login_throttled',
+    retryable: true,
+    message: 'Too many failed logins: wait for the time in Retry-After',
+  },
+  'rqo.invalid_field': {
+    category: 'validation',
+    label_key: 'error_invalid_field',
+    retryable: false,
+    message: 'A field of the RQO has the wrong type or value',
+  },
+  'lang.not_allowed': {
+    category: 'validation',
+    label_key: 'error_lang_not_allowed',
+    retryable: false,
+    message: 'This language is not in the allowlist',
+  },
+  'element.unknown_tipo': {
+    category: 'not_found',
+    label_key: 'error_unknown_tipo',
+    retryable: false,
+    message: 'No element of the ontology has this tipo',
+  },
   'internal.unexpected': {
     category: 'internal',
     label_key: 'error_internal',
@@ -90,11 +127,15 @@ export const ERROR_REGISTRY = {
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;
 
-/** A refusal in the caller's terms; `message` refines the registry's default. */
+/**
+ * A refusal in the caller's terms; `message` refines the registry's default. `retryAfterSeconds`
+ * becomes a Retry-After header (rate limits).
+ */
 export class WorkError extends Error {
   constructor(
     readonly code: ErrorCode,
     message?: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? ERROR_REGISTRY[code].message);
     this.name = 'WorkError';

@@ -99,4 +99,30 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX component_locks_user ON component_locks (user_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'permissions version, bumped by every write to users and profiles',
+    statements: [
+      // One row. Servers cache each user's permissions tagged with this number and compare it
+      // once per request, so an instance sees a change another instance committed. A row (not
+      // a sequence) because the bump must commit or roll back with the write that caused it.
+      `CREATE TABLE permissions_version (
+        id integer PRIMARY KEY CHECK (id = 1),
+        version bigint NOT NULL
+      )`,
+      'INSERT INTO permissions_version (id, version) VALUES (1, 1)',
+      `CREATE FUNCTION bump_permissions_version() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE permissions_version SET version = version + 1 WHERE id = 1;
+        RETURN NULL;
+      END
+      $$`,
+      // Statement-level triggers: any write, from the API or from an operator's SQL, counts.
+      ...['matrix_users', 'matrix_profiles'].map(
+        (name) => `CREATE TRIGGER ${name}_permissions_version
+          AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${name}
+          FOR EACH STATEMENT EXECUTE FUNCTION bump_permissions_version()`,
+      ),
+    ],
+  },
 ];

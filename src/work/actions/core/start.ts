@@ -1,15 +1,36 @@
 /**
  * `dd_core_api.start`: the page a client shows first. Without a session it is the login element
- * (dd229) context, so the client renders the login form; the authenticated page (from
- * `options.search_obj`, plus the menu) arrives with the session slice.
+ * (dd229) context, so the client renders the login form. With one it is the context of the
+ * element `options.search_obj` names (the page's URL variables: t/tipo, st/section_tipo,
+ * id/section_id, m/mode, view, tool, or a whole locator), in the session's languages, plus the
+ * menu (areas and sections from the ontology) when `options.menu` is true.
  */
-import type { ActionDefinition } from '../../dispatch/action-registry.js';
-import type { Ontology } from '../../ontology/load-ontology.js';
+
+import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
+import { WorkError } from '../../dispatch/error-registry.js';
+import { isAreaModel, isComponentModel } from '../../ontology/component-models.js';
+import { NO_LANG, type Ontology } from '../../ontology/load-ontology.js';
+import type { OntologyNode } from '../../ontology/ontology-schema.js';
+import { TIPO_PATTERN } from '../../ontology/ontology-schema.js';
+import { type Fields, firstOf, objectField, optionalBoolean, optionalObject } from '../rqo-fields.js';
+import { parseSectionId, type SectionId } from '../section-id.js';
 
 export const LOGIN_TIPO = 'dd229';
+export const MENU_TIPO = 'dd85';
 
-/** Until sessions carry a language choice, the interface and data language. */
+/** The interface and data language of a session that has not chosen one. */
 export const DEFAULT_LANG = 'lg-eng';
+
+export const ELEMENT_MODES = ['edit', 'list', 'search', 'tm'] as const;
+
+const label = (node: OntologyNode, lang: string) => node.label[lang] ?? node.label[DEFAULT_LANG] ?? node.tipo;
+
+function typeOf(node: OntologyNode): string {
+  if (node.model === 'section') return 'section';
+  if (isAreaModel(node.model)) return 'area';
+  if (isComponentModel(node.model)) return 'component';
+  return node.model;
+}
 
 function loginContext(ontology: Ontology) {
   const login = ontology.node(LOGIN_TIPO);
@@ -23,26 +44,182 @@ function loginContext(ontology: Ontology) {
     parent: login.parent,
     lang: DEFAULT_LANG,
     mode: 'edit',
-    label: login.label[DEFAULT_LANG] ?? login.tipo,
+    label: label(login, DEFAULT_LANG),
     permissions: 1,
+  };
+}
+
+interface PageTarget {
+  tipo: string;
+  sectionTipo: string;
+  sectionId?: SectionId;
+  mode: string;
+  view?: string;
+  tool?: string;
+}
+
+function tipoValue(entry: [string, unknown] | undefined): string | undefined {
+  if (!entry) return undefined;
+  const [name, value] = entry;
+  if (typeof value !== 'string' || !TIPO_PATTERN.test(value)) {
+    throw new WorkError('rqo.invalid_field', `options.search_obj.${name} must be a tipo like oh1`);
+  }
+  return value;
+}
+
+function shortString(entry: [string, unknown] | undefined): string | undefined {
+  if (!entry) return undefined;
+  const [name, value] = entry;
+  if (typeof value !== 'string' || value.length > 64) {
+    throw new WorkError('rqo.invalid_field', `options.search_obj.${name} must be a short string`);
+  }
+  return value;
+}
+
+/** Reads the URL variables; a `locator` fills what the short names leave out. */
+function pageTarget(searchObj: Fields, ctx: ActionContext): PageTarget {
+  const locator = optionalObject(searchObj, 'locator', 'options.search_obj.locator') ?? {};
+  const tipo =
+    tipoValue(firstOf(searchObj, ['t', 'tipo'])) ??
+    tipoValue(firstOf(locator, ['tipo', 'section_tipo'])) ??
+    ctx.ontology.rootTipo;
+  const node = ctx.ontology.node(tipo);
+  if (!node) throw new WorkError('element.unknown_tipo', `No element of the ontology has the tipo "${tipo}"`);
+  const sectionTipo =
+    tipoValue(firstOf(searchObj, ['st', 'section_tipo'])) ??
+    tipoValue(firstOf(locator, ['section_tipo'])) ??
+    (node.model === 'section' || isAreaModel(node.model) ? node.tipo : ctx.ontology.sectionOf(tipo)?.tipo) ??
+    node.tipo;
+  if (!ctx.ontology.node(sectionTipo)) {
+    throw new WorkError('element.unknown_tipo', `No element of the ontology has the tipo "${sectionTipo}"`);
+  }
+  const idEntry = firstOf(searchObj, ['id', 'section_id']) ?? firstOf(locator, ['section_id']);
+  const sectionId = idEntry ? parseSectionId(idEntry[1], `options.search_obj.${idEntry[0]}`, ctx) : undefined;
+  const mode = shortString(firstOf(searchObj, ['m', 'mode'])) ?? (sectionId === undefined ? 'list' : 'edit');
+  if (!(ELEMENT_MODES as readonly string[]).includes(mode)) {
+    throw new WorkError(
+      'rqo.invalid_field',
+      `options.search_obj.m must be one of ${ELEMENT_MODES.join(', ')}`,
+    );
+  }
+  const view = shortString(firstOf(searchObj, ['view']));
+  const tool = shortString(firstOf(searchObj, ['tool']));
+  return {
+    tipo,
+    sectionTipo,
+    mode,
+    ...(sectionId !== undefined ? { sectionId } : {}),
+    ...(view !== undefined ? { view } : {}),
+    ...(tool !== undefined ? { tool } : {}),
+  };
+}
+
+function pageContext(target: PageTarget, ontology: Ontology, langs: { application: string; data: string }) {
+  const node = ontology.node(target.tipo)!;
+  const translatable = node.translatable === true;
+  return {
+    typo: 'ddo',
+    type: typeOf(node),
+    tipo: node.tipo,
+    section_tipo: target.sectionTipo,
+    ...(target.sectionId !== undefined ? { section_id: target.sectionId } : {}),
+    model: node.model,
+    parent: node.parent,
+    // Built without source.lang: the session's data language (lg-nolan for untranslatable data).
+    lang: isComponentModel(node.model) && !translatable ? NO_LANG : langs.data,
+    mode: target.mode,
+    view: target.view ?? 'default',
+    ...(target.tool !== undefined ? { tool: target.tool } : {}),
+    label: label(node, langs.application),
+  };
+}
+
+interface MenuEntry {
+  tipo: string;
+  model: string;
+  parent: string | null;
+  label: string;
+}
+
+/** Areas and sections in ontology order (the menu's tree, flattened with parents). */
+function menuContext(ontology: Ontology, langs: { application: string; data: string }) {
+  const menu = ontology.node(MENU_TIPO);
+  if (!menu) throw new Error(`the ontology has no menu element ${MENU_TIPO}`);
+  const tree: MenuEntry[] = [];
+  const walk = (tipo: string) => {
+    for (const child of ontology.children(tipo)) {
+      if (!isAreaModel(child.model) && child.model !== 'section') continue;
+      tree.push({
+        tipo: child.tipo,
+        model: child.model,
+        parent: child.parent,
+        label: label(child, langs.application),
+      });
+      if (child.model !== 'section') walk(child.tipo);
+    }
+  };
+  walk(ontology.rootTipo);
+  return {
+    typo: 'ddo',
+    type: 'menu',
+    tipo: menu.tipo,
+    section_tipo: menu.tipo,
+    model: menu.model,
+    parent: menu.parent,
+    lang: langs.application,
+    mode: 'edit',
+    label: label(menu, langs.application),
+    tree,
+  };
+}
+
+function environment(ontology: Ontology, page: Record<string, unknown>) {
+  const langs = ontology.languages.filter((l) => l.code !== NO_LANG);
+  return {
+    page_globals: { ...page, dedalo_application_langs: langs, dedalo_data_langs: langs },
+    plain_vars: {},
+    get_label: {},
   };
 }
 
 export const startAction: ActionDefinition = {
   needsSession: false,
-  handle: async ({ ontology }) => ({
-    data: { context: [loginContext(ontology)], data: [] },
-    extensions: {
-      environment: {
-        page_globals: {
-          is_logged: false,
-          dedalo_application_lang: DEFAULT_LANG,
-          dedalo_data_lang: DEFAULT_LANG,
-          dedalo_application_langs: ontology.languages.filter((l) => l.code !== 'lg-nolan'),
+  handle: async (ctx) => {
+    const { ontology, session } = ctx;
+    if (!session) {
+      return {
+        data: { context: [loginContext(ontology)], data: [] },
+        extensions: {
+          environment: environment(ontology, {
+            is_logged: false,
+            dedalo_application_lang: DEFAULT_LANG,
+            dedalo_data_lang: DEFAULT_LANG,
+          }),
         },
-        plain_vars: {},
-        get_label: {},
+      };
+    }
+    const options = objectField(ctx.rqo, 'options');
+    const searchObj = optionalObject(options, 'search_obj', 'options.search_obj') ?? {};
+    const withMenu = optionalBoolean(options, 'menu', 'options.menu') ?? false;
+    const langs = {
+      application: session.applicationLang ?? DEFAULT_LANG,
+      data: session.dataLang ?? DEFAULT_LANG,
+    };
+    const target = pageTarget(searchObj, ctx);
+    const context = [
+      ...(withMenu ? [menuContext(ontology, langs)] : []),
+      pageContext(target, ontology, langs),
+    ];
+    return {
+      data: { context, data: [] },
+      extensions: {
+        environment: environment(ontology, {
+          is_logged: true,
+          user_id: session.userId,
+          dedalo_application_lang: langs.application,
+          dedalo_data_lang: langs.data,
+        }),
       },
-    },
-  }),
+    };
+  },
 };

@@ -1,0 +1,96 @@
+/**
+ * `dd_utils_api.login` and `dd_utils_api.quit`. Login answers one error for an unknown user, a
+ * wrong password and an inactive account, and verifies an Argon2id hash in every case (a fixed
+ * decoy hash when the user is unknown), so neither the answer nor its timing tells which. It is
+ * throttled per username and per client address; a success opens a new session (the one the
+ * request carried is destroyed) and logs the activity. Quit destroys the session and clears
+ * the cookie.
+ */
+import {
+  clearUserFailures,
+  countLoginFailure,
+  loginLockedFor,
+  throttleKeys,
+} from '../../auth/login-throttle.js';
+import { verifyPassword } from '../../auth/password-hash.js';
+import { closeSession, openSession } from '../../auth/sessions.js';
+import type { ActionDefinition } from '../../dispatch/action-registry.js';
+import { WorkError } from '../../dispatch/error-registry.js';
+import { logActivity } from '../../store/activity.js';
+import { findUserByUsername } from '../../store/users.js';
+import { LOGIN_TIPO } from '../core/start.js';
+import { objectField, requiredString } from '../rqo-fields.js';
+
+/**
+ * An Argon2id hash (library defaults) of a random password nobody knows, verified when the user
+ * does not exist so that the answer takes as long as for a real user. If the hashing parameters
+ * change in password-hash.ts, regenerate it with the same parameters.
+ */
+const DECOY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$UmOkcnVE82hm6e2UqNX8rQ$tGW9AVnCoi7NIn22kzOvmaQ7+yrqAx1OYZ54SoV34Ak';
+
+/** Long enough for any passphrase; short enough that nobody makes us hash megabytes. */
+const MAX_PASSWORD_LENGTH = 1024;
+
+export const loginAction: ActionDefinition = {
+  needsSession: false,
+  handle: async ({ rqo, db, now, clientAddress, session, log, requestId }) => {
+    const options = objectField(rqo, 'options');
+    const username = requiredString(options, 'username', 'options.username');
+    const password = requiredString(options, 'auth', 'options.auth', MAX_PASSWORD_LENGTH);
+    const keys = throttleKeys(username, clientAddress);
+
+    const lockedFor = await loginLockedFor(db, keys, now);
+    if (lockedFor > 0) {
+      log.info({ login: 'throttled', retry_after: lockedFor }, 'login refused: throttled');
+      throw new WorkError('auth.login_throttled', undefined, lockedFor);
+    }
+
+    const user = await findUserByUsername(db, username);
+    const passwordOk = await verifyPassword(user?.passwordHash ?? DECOY_HASH, password);
+    if (!user || !passwordOk || !user.active) {
+      await countLoginFailure(db, keys, now);
+      // The reason goes to the log only; the client always gets the same refusal.
+      const reason = !user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive';
+      log.info({ login: 'failed', reason }, 'login refused');
+      throw new WorkError('auth.login_failed');
+    }
+
+    await clearUserFailures(db, keys);
+    const opened = await db.transaction(async (tx) => {
+      const result = await openSession(tx, user.userId, now, session);
+      await logActivity(tx, {
+        userId: user.userId,
+        what: 'login',
+        where: LOGIN_TIPO,
+        when: now,
+        data: { client_address: clientAddress, request_id: requestId },
+      });
+      return result;
+    });
+    log.info({ login: 'ok', user_id: user.userId }, 'login');
+    return {
+      data: true,
+      extensions: { user_id: user.userId, csrf_token: opened.session.csrfToken },
+      sessionCookie: { set: opened.token },
+    };
+  },
+};
+
+export const quitAction: ActionDefinition = {
+  needsSession: true,
+  handle: async ({ db, now, session, clientAddress, requestId }) => {
+    const current = session!;
+    await db.transaction(async (tx) => {
+      await closeSession(tx, current);
+      await logActivity(tx, {
+        userId: current.userId,
+        what: 'logout',
+        where: LOGIN_TIPO,
+        when: now,
+        data: { client_address: clientAddress, request_id: requestId },
+      });
+    });
+    return { data: true, sessionCookie: { clear: true } };
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * Writes the users, profiles, projects and records the permissions suites need, straight through
+ * the store (the save path does not exist yet), in the shapes WORK-MODEL.md fixes.
+ */
+import type { AccessItem } from '../../src/work/bootstrap/default-profiles.js';
+import { insertRecord } from '../../src/work/store/records.js';
+import type { SqlQueryable } from '../../src/work/store/sql-client.js';
+
+const locator = (from: string, sectionTipo: string, sectionId: number | string, type = 'dd151') => ({
+  type,
+  section_tipo: sectionTipo,
+  section_id: sectionId,
+  from_component_tipo: from,
+});
+
+export async function insertProfile(
+  db: SqlQueryable,
+  sectionId: number,
+  access: AccessItem[],
+): Promise<void> {
+  await insertRecord(
+    db,
+    'matrix_profiles',
+    { section_tipo: 'dd234', section_id: sectionId },
+    {
+      string: { dd237: [{ id: 1, lang: 'lg-nolan', value: `profile ${sectionId}` }] },
+      misc: { dd774: access },
+    },
+    { dd237: 1 },
+    -1,
+  );
+}
+
+export async function setProfileAccess(db: SqlQueryable, sectionId: number, access: AccessItem[]) {
+  await db.query(
+    `UPDATE matrix_profiles SET misc = jsonb_set(misc, '{dd774}', $1::jsonb)
+     WHERE section_tipo = 'dd234' AND section_id = $2`,
+    [JSON.stringify(access), sectionId],
+  );
+}
+
+export interface TestUser {
+  profile?: number;
+  projects?: (number | string)[];
+  globalAdmin?: boolean;
+  /** dd131; `null` leaves it unset. Default: yes. */
+  active?: boolean | null;
+}
+
+export function userRelations(user: TestUser): Record<string, unknown[]> {
+  const yesNo = (from: string, yes: boolean | null | undefined) =>
+    yes === undefined || yes === null ? [] : [locator(from, 'dd64', yes ? 1 : 2)];
+  return {
+    dd1725: user.profile === undefined ? [] : [locator('dd1725', 'dd234', user.profile)],
+    dd170: (user.projects ?? []).map((p) => locator('dd170', 'dd153', p, 'dd675')),
+    dd244: yesNo('dd244', user.globalAdmin),
+    dd131: yesNo('dd131', user.active === undefined ? true : user.active),
+  };
+}
+
+export async function insertUser(db: SqlQueryable, sectionId: number, user: TestUser): Promise<void> {
+  await insertRecord(
+    db,
+    'matrix_users',
+    { section_tipo: 'dd128', section_id: sectionId },
+    {
+      string: { dd132: [{ id: 1, lang: 'lg-nolan', value: `user${sectionId}` }] },
+      relation: userRelations(user),
+    },
+    { dd132: 1 },
+    -1,
+  );
+}
+
+export async function setUserRelations(db: SqlQueryable, sectionId: number, user: TestUser): Promise<void> {
+  await db.query(
+    `UPDATE matrix_users SET relation = $1::jsonb WHERE section_tipo = 'dd128' AND section_id = $2`,
+    [JSON.stringify(userRelations(user)), sectionId],
+  );
+}
+
+export async function insertProject(db: SqlQueryable, sectionId: number): Promise<void> {
+  await insertRecord(
+    db,
+    'matrix_projects',
+    { section_tipo: 'dd153', section_id: sectionId },
+    { string: { dd156: [{ id: 1, lang: 'lg-eng', value: `project ${sectionId}` }] } },
+    { dd156: 1 },
+    -1,
+  );
+}
+
+/** An interview (oh1) whose project filter oh22 names these projects. */
+export async function insertInterview(
+  db: SqlQueryable,
+  sectionId: number,
+  projects: (number | string)[],
+): Promise<void> {
+  await insertRecord(
+    db,
+    'matrix',
+    { section_tipo: 'oh1', section_id: sectionId },
+    { relation: { oh22: projects.map((p) => locator('oh22', 'dd153', p, 'dd675')) } },
+    {},
+    -1,
+  );
+}
