@@ -4,6 +4,9 @@
  * markdown table of req/s, p99, server RSS and the API/ceiling ratios (copied to BENCHMARKS.md).
  *
  *   npm run bench -- [--interviews 100000] [--seconds 10] [--connections 16] [--engines sqlite,mariadb]
+ *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
+ *
+ * `--api work` runs the work API's benchmark instead (bench/run-work-bench.ts).
  *
  * The archive is generated once and reused while its size matches. Everything runs on this
  * machine: server, load generator and ceiling loop share its cores, as they would on one VM.
@@ -26,20 +29,22 @@ import {
 } from '../src/publication/db/sql-builder.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import { type LoopResult, mariadbCeiling, type RequestPlan, sqliteCeiling } from './ceiling.js';
+import { runWorkBench } from './run-work-bench.js';
 
 const { values: args } = parseArgs({
   options: {
+    api: { type: 'string', default: 'publication' },
     only: { type: 'string', default: '' },
     interviews: { type: 'string', default: '100000' },
-    seconds: { type: 'string', default: '10' },
+    seconds: { type: 'string' },
     connections: { type: 'string', default: '16' },
-    engines: { type: 'string', default: 'sqlite,mariadb' },
+    engines: { type: 'string' },
   },
 });
 const INTERVIEWS = Number(args.interviews);
-const SECONDS = Number(args.seconds);
+const SECONDS = Number(args.seconds ?? '10');
 const CONNECTIONS = Number(args.connections);
-const ENGINES = String(args.engines).split(',');
+const ENGINES = String(args.engines ?? 'sqlite,mariadb').split(',');
 const DB = 'bench_archive';
 const SQLITE_DIR = resolve('data/bench');
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
@@ -292,7 +297,19 @@ async function main(): Promise<void> {
   console.log(`\n${lines.join('\n')}`);
 }
 
-main().catch((err) => {
+const run =
+  args.api === 'work'
+    ? () =>
+        runWorkBench({
+          seconds: Number(args.seconds ?? '5'),
+          connections: CONNECTIONS,
+          engines: String(args.engines ?? 'pglite,postgres').split(','),
+        })
+    : args.api === 'publication'
+      ? main
+      : () => Promise.reject(new Error(`--api must be publication or work, got ${args.api}`));
+
+run().catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -5,9 +5,11 @@
  * the same UUID as its `request_id` and its log lines.
  */
 import { randomUUID } from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import type { Clock } from './auth/clock.js';
+import type { PermissionsEngine } from './auth/permissions.js';
 import {
   type CookieScope,
   clearSessionCookie,
@@ -24,6 +26,7 @@ import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
 import type { Ontology } from './ontology/load-ontology.js';
 import type { SqlClient } from './store/sql-client.js';
+import { multipartLimits, receiveUpload } from './uploads/receive-upload.js';
 
 export interface WorkAppDeps {
   config: WorkConfig;
@@ -32,6 +35,8 @@ export interface WorkAppDeps {
   actions: ActionRegistry;
   /** Session expiry and login throttling read this; tests pass one they can move. */
   clock: Clock;
+  /** One engine per process: levels, admin status and project scope, cached per user. */
+  permissions: PermissionsEngine;
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -67,6 +72,9 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
   // content type a browser client sends is read the same way.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // --- uploads: multipart/form-data bodies are streamed by the upload handler (not bodyLimit) ---
+  await app.register(fastifyMultipart, { limits: multipartLimits(config.uploadMaxBytes) });
+  // --- end uploads ---
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -87,6 +95,19 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
     const session = await resolveSession(deps.db, token, now);
     try {
+      // --- uploads: the same path takes a multipart upload (gates: session, then CSRF) ---
+      if (request.isMultipart()) {
+        // A refused upload may leave part of the body unread: do not reuse the connection.
+        reply.header('Connection', 'close');
+        const result = await receiveUpload(
+          request,
+          { session, dataDir: config.dataDir, uploadMaxBytes: config.uploadMaxBytes },
+          headerValue(request.headers[CSRF_HEADER]),
+        );
+        reply.removeHeader('Connection');
+        return reply.type('application/json; charset=utf-8').send(successEnvelope(request.id, result.data));
+      }
+      // --- end uploads ---
       const result = await dispatchRqo(
         deps.actions,
         raw,
@@ -106,6 +127,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           log: request.log,
         },
         headerValue(request.headers[CSRF_HEADER]),
+        deps.permissions,
       );
       applyCookie(result.sessionCookie);
       return reply

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { workActions } from './actions/registry.js';
 import { buildWorkApp } from './app.js';
 import { type Clock, systemClock } from './auth/clock.js';
+import { PermissionsEngine } from './auth/permissions.js';
 import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-database.js';
 import type { WorkConfig } from './config.js';
 import { loadOntology } from './ontology/load-ontology.js';
@@ -19,6 +20,8 @@ export interface RunningWorkServer {
   bootstrap: BootstrapReport;
   /** The server's database client (tests inspect rows through it). */
   db: SqlClient;
+  /** The process's permissions engine (one per server; every request gets a scope of it). */
+  permissions: PermissionsEngine;
   close(): Promise<void>;
 }
 
@@ -36,11 +39,13 @@ export async function startWorkServer(
   let app: FastifyInstance | undefined;
   try {
     const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
+    const permissions = new PermissionsEngine(db, ontology);
     app = await buildWorkApp({
       config,
       db,
       ontology,
       actions: workActions(),
+      permissions,
       clock: options.clock ?? systemClock,
     });
     app.addHook('onClose', async () => db.close());
@@ -53,6 +58,7 @@ export async function startWorkServer(
       url: `http://${host}:${port}${config.basePath}`,
       bootstrap,
       db,
+      permissions,
       close: () => running.close(),
     };
   } catch (err) {

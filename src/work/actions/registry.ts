@@ -7,6 +7,7 @@ import { startAction } from './core/start.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
 import { loginAction, quitAction } from './utils/login.js';
+import { joinChunkedFilesUploadedAction, listUploadedFilesAction } from './utils/upload-actions.js';
 
 export function workActions(): ActionRegistry {
   return buildActionRegistry({
@@ -16,6 +17,8 @@ export function workActions(): ActionRegistry {
       quit: quitAction,
       change_lang: changeLangAction,
       get_system_info: getSystemInfoAction,
+      list_uploaded_files: listUploadedFilesAction,
+      join_chunked_files_uploaded: joinChunkedFilesUploadedAction,
     },
     dd_area_maintenance_api: {},
   });

@@ -171,7 +171,7 @@ interface CacheEntry {
   access: UserAccess;
 }
 
-/** One per server process (main.ts builds it); holds the cross-request cache. */
+/** One per server process (server.ts builds it); holds the cross-request cache. */
 export class PermissionsEngine {
   private readonly cache = new Map<number, CacheEntry>();
   private readonly loading = new Map<number, Promise<CacheEntry>>();

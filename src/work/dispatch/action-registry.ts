@@ -5,6 +5,7 @@
  * enforces that, and then the CSRF header, before the handler runs.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestPermissions } from '../auth/permissions.js';
 import type { Session } from '../auth/sessions.js';
 import type { WorkConfig } from '../config.js';
 import type { Ontology } from '../ontology/load-ontology.js';
@@ -28,7 +29,15 @@ export interface ActionContext {
   ontology: Ontology;
   deprecations: DeprecationCounter;
   log: FastifyBaseLogger;
+  /**
+   * This request's view of the process's permissions engine (each user's access read at most
+   * once per request). A refused check throws PermissionDenied; the dispatcher answers 403.
+   */
+  permissions: RequestPermissions;
 }
+
+/** What the route hands the dispatcher: everything but the RQO and the request's permissions. */
+export type DispatchContext = Omit<ActionContext, 'rqo' | 'permissions'>;
 
 /** What the route does with the session cookie after the action: set a new token or clear it. */
 export type SessionCookieChange = { set: string } | { clear: true };

@@ -123,6 +123,51 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Unexpected server error',
   },
+  'permission.denied': {
+    category: 'permission',
+    label_key: 'error_permission_denied',
+    retryable: false,
+    message: 'Your profile does not allow this here',
+  },
+  // Uploads (multipart) and the actions around them.
+  'upload.malformed': {
+    category: 'validation',
+    label_key: 'error_upload_malformed',
+    retryable: false,
+    message: 'The multipart upload form is malformed or incomplete',
+  },
+  'upload.key_dir_not_allowed': {
+    category: 'validation',
+    label_key: 'error_upload_key_dir',
+    retryable: false,
+    message: 'key_dir is not an allowed staging directory',
+  },
+  'upload.invalid_name': {
+    category: 'validation',
+    label_key: 'error_upload_invalid_name',
+    retryable: false,
+    message: 'The file name or upload_id is not usable',
+  },
+  'upload.too_large': {
+    // No 413 category exists (the category list is fixed); a validation refusal like
+    // http.body_too_large.
+    category: 'validation',
+    label_key: 'error_upload_too_large',
+    retryable: false,
+    message: 'The uploaded file is larger than max_size_bytes (UPLOAD_MAX_BYTES)',
+  },
+  'upload.chunks_missing': {
+    category: 'validation',
+    label_key: 'error_upload_chunks_missing',
+    retryable: false,
+    message: 'Some chunks of this upload are missing',
+  },
+  'upload.conflict': {
+    category: 'conflict',
+    label_key: 'error_upload_conflict',
+    retryable: false,
+    message: 'The name is taken by a directory or a file of another kind in the staging area',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

@@ -4,8 +4,14 @@
  * element `options.search_obj` names (the page's URL variables: t/tipo, st/section_tipo,
  * id/section_id, m/mode, view, tool, or a whole locator), in the session's languages, plus the
  * menu (areas and sections from the ontology) when `options.menu` is true.
+ *
+ * Permissions: the caller needs read access (level >= 1) on the element's (section_tipo, tipo),
+ * else 403 `permission.denied`; global admins pass. The root area and its page elements (menu,
+ * login) are the page shell every active user may open. The menu lists only the sections and
+ * areas the user can read, plus the areas on the way to them (so the tree stays connected).
  */
 
+import { assertCan, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { isAreaModel, isComponentModel } from '../../ontology/component-models.js';
@@ -141,24 +147,42 @@ interface MenuEntry {
   label: string;
 }
 
-/** Areas and sections in ontology order (the menu's tree, flattened with parents). */
-function menuContext(ontology: Ontology, langs: { application: string; data: string }) {
+/** The page shell: open to every active user (what it shows is filtered by permissions). */
+const shellTipos = (ontology: Ontology) => new Set([ontology.rootTipo, MENU_TIPO, LOGIN_TIPO]);
+
+/** Throws PermissionDenied unless the user may read the page's element. */
+function assertCanOpen(access: UserAccess, target: PageTarget, ontology: Ontology): void {
+  if (!access.active) throw new PermissionDenied(access.userId, 'inactive', target.sectionTipo, target.tipo);
+  if (shellTipos(ontology).has(target.tipo) && target.sectionTipo === target.tipo) return;
+  assertCan(access, 'read', target.sectionTipo, target.tipo);
+}
+
+/**
+ * Readable areas and sections in ontology order (the menu's tree, flattened with parents). An
+ * area the user cannot read is still listed when something under it is readable.
+ */
+function menuContext(ontology: Ontology, langs: { application: string; data: string }, access: UserAccess) {
   const menu = ontology.node(MENU_TIPO);
   if (!menu) throw new Error(`the ontology has no menu element ${MENU_TIPO}`);
-  const tree: MenuEntry[] = [];
-  const walk = (tipo: string) => {
+  const walk = (tipo: string): MenuEntry[] => {
+    const entries: MenuEntry[] = [];
     for (const child of ontology.children(tipo)) {
       if (!isAreaModel(child.model) && child.model !== 'section') continue;
-      tree.push({
-        tipo: child.tipo,
-        model: child.model,
-        parent: child.parent,
-        label: label(child, langs.application),
-      });
-      if (child.model !== 'section') walk(child.tipo);
+      const below = child.model === 'section' ? [] : walk(child.tipo);
+      if (below.length === 0 && !access.can('read', child.tipo)) continue;
+      entries.push(
+        {
+          tipo: child.tipo,
+          model: child.model,
+          parent: child.parent,
+          label: label(child, langs.application),
+        },
+        ...below,
+      );
     }
+    return entries;
   };
-  walk(ontology.rootTipo);
+  const tree = walk(ontology.rootTipo);
   return {
     typo: 'ddo',
     type: 'menu',
@@ -206,8 +230,10 @@ export const startAction: ActionDefinition = {
       data: session.dataLang ?? DEFAULT_LANG,
     };
     const target = pageTarget(searchObj, ctx);
+    const access = await ctx.permissions.forUser(session.userId);
+    assertCanOpen(access, target, ontology);
     const context = [
-      ...(withMenu ? [menuContext(ontology, langs)] : []),
+      ...(withMenu ? [menuContext(ontology, langs, access)] : []),
       pageContext(target, ontology, langs),
     ];
     return {
