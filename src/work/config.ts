@@ -3,7 +3,7 @@
  * is a ConfigError naming the variable; nothing falls back silently. The README's "Work API"
  * section lists the same variables (keep them together).
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
@@ -43,8 +43,6 @@ export interface WorkConfig {
   /** Used only when the database is bootstrapped; absent: a generated password is printed once. */
   rootPassword?: string;
   uploadMaxBytes: number;
-  /** Where uploads are staged (under dataDir); reported by get_system_info. */
-  uploadTmpDir: string;
   /**
    * Proxies (addresses or CIDRs) whose X-Forwarded-For and X-Forwarded-Proto are believed: the
    * client address (login throttling, logs) and TLS detection (the cookie's Secure flag).
@@ -106,7 +104,6 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     dataDir,
     rootPassword,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-    uploadTmpDir: join(dataDir, 'uploads', 'tmp'),
     trustProxy: e.TRUST_PROXY ?? [],
   };
 }

@@ -24,7 +24,6 @@ describe('work configuration', () => {
       dataDir: resolve('data/work'),
       rootPassword: undefined,
       uploadMaxBytes: 100 * 1024 * 1024,
-      uploadTmpDir: resolve('data/work/uploads/tmp'),
       trustProxy: [],
     });
   });

@@ -239,7 +239,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     expect(answer.body.data).toEqual({
       max_size_bytes: 123456,
       sys_get_temp_dir: expect.any(String),
-      upload_tmp_dir: expect.stringMatching(/uploads[/\\]tmp$/),
+      upload_tmp_dir: expect.stringMatching(/uploads[/\\]-1[/\\]\.tmp$/),
       upload_tmp_perms: 0o750,
       session_cache_expire: 60,
       upload_service_chunk_files: expect.any(Number),
