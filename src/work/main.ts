@@ -3,8 +3,8 @@
  * (migrating and, on an empty database, bootstrapping it), prints a generated root password
  * once, and shuts down cleanly on SIGTERM/SIGINT.
  */
-import { ConfigError } from '../common/config-error.js';
 import { loadEnvFile } from '../common/env-file.js';
+import { exitOnSignals, exitOnStartFailure } from '../common/graceful-shutdown.js';
 import { loadWorkConfig } from './config.js';
 import { startWorkServer } from './server.js';
 
@@ -24,32 +24,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Work API listening on ${server.url}`);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    setTimeout(() => {
-      server.app.log.error('shutdown did not finish in time; exiting anyway');
-      process.exit(1);
-    }, 30_000).unref();
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitOnSignals(server, 30_000);
 }
 
-main().catch((err) => {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  console.error(err);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);
