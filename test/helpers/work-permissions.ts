@@ -2,6 +2,8 @@
  * Writes the users, profiles, projects and records the permissions suites need, straight through
  * the store (the save path does not exist yet), in the shapes WORK-MODEL.md fixes.
  */
+
+import { hashPassword } from '../../src/work/auth/password-hash.js';
 import type { AccessItem } from '../../src/work/bootstrap/default-profiles.js';
 import { insertRecord } from '../../src/work/store/records.js';
 import type { SqlQueryable } from '../../src/work/store/sql-client.js';
@@ -68,6 +70,28 @@ export async function insertUser(db: SqlQueryable, sectionId: number, user: Test
       relation: userRelations(user),
     },
     { dd132: 1 },
+    -1,
+  );
+}
+
+/** A user who can log in: username (dd132), Argon2id password (dd133) and the given access. */
+export async function insertLoginUser(
+  db: SqlQueryable,
+  sectionId: number,
+  user: TestUser & { username: string; password: string },
+): Promise<void> {
+  await insertRecord(
+    db,
+    'matrix_users',
+    { section_tipo: 'dd128', section_id: sectionId },
+    {
+      string: {
+        dd132: [{ id: 1, lang: 'lg-nolan', value: user.username }],
+        dd133: [{ id: 1, lang: 'lg-nolan', value: await hashPassword(user.password) }],
+      },
+      relation: userRelations(user),
+    },
+    { dd132: 1, dd133: 1 },
     -1,
   );
 }

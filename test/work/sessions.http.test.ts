@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/work/auth/password-hash.js';
-import { insertRecord } from '../../src/work/store/records.js';
 import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser } from '../helpers/work-permissions.js';
 import {
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
@@ -33,33 +32,14 @@ function expectRefused(
   expect(answer.body.error?.code).toBe(code);
 }
 
-/** A user record (dd128/<id>) with an Argon2id password and the active flag given. */
-async function createUser(
+/** A user (dd128/<id>) with an Argon2id password and the active flag given. */
+const createUser = (
   work: WorkServerHandle,
   id: number,
   username: string,
   password: string,
   active: boolean,
-) {
-  await insertRecord(
-    work.server.db,
-    'matrix_users',
-    { section_tipo: 'dd128', section_id: id },
-    {
-      string: {
-        dd132: [{ id: 1, lang: 'lg-nolan', value: username }],
-        dd133: [{ id: 1, lang: 'lg-nolan', value: await hashPassword(password) }],
-      },
-      relation: {
-        dd131: [
-          { type: 'dd151', section_tipo: 'dd64', section_id: active ? 1 : 2, from_component_tipo: 'dd131' },
-        ],
-      },
-    },
-    {},
-    -1,
-  );
-}
+) => insertLoginUser(work.server.db, id, { username, password, active });
 
 describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)', (engine) => {
   let work: WorkServerHandle;

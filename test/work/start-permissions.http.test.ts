@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/work/auth/password-hash.js';
-import { insertRecord } from '../../src/work/store/records.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { setUserRelations, userRelations } from '../helpers/work-permissions.js';
+import { insertLoginUser, setUserRelations } from '../helpers/work-permissions.js';
 import {
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
@@ -15,29 +13,14 @@ const start = (options: Record<string, unknown> = {}) => ({ action: 'start', opt
 /** The bootstrapped profiles (WORK-MODEL.md): Admin dd234/1, Cataloguer dd234/2. */
 const CATALOGUER_PROFILE = 2;
 
-/** A user with a login (dd132/dd133) whose profile, projects and flags come from the helpers. */
-async function createLoginUser(
+/** A user with a login whose profile and project (1) come from the helpers. */
+const createLoginUser = (
   work: WorkServerHandle,
   id: number,
   username: string,
   password: string,
   profile: number,
-) {
-  await insertRecord(
-    work.server.db,
-    'matrix_users',
-    { section_tipo: 'dd128', section_id: id },
-    {
-      string: {
-        dd132: [{ id: 1, lang: 'lg-nolan', value: username }],
-        dd133: [{ id: 1, lang: 'lg-nolan', value: await hashPassword(password) }],
-      },
-      relation: userRelations({ profile, projects: [1] }),
-    },
-    { dd132: 1, dd133: 1 },
-    -1,
-  );
-}
+) => insertLoginUser(work.server.db, id, { username, password, profile, projects: [1] });
 
 const menuTipos = (answer: { body: { data: { context: { type: string; tree?: { tipo: string }[] }[] } } }) =>
   answer.body.data.context.find((c) => c.type === 'menu')?.tree?.map((e) => e.tipo) ?? [];
