@@ -48,8 +48,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendError(reply: FastifyReply, code: ErrorCode, message?: string) {
-  const { status, body } = errorEnvelope(reply.request.id, code, message);
+function sendError(reply: FastifyReply, code: ErrorCode, message?: string, csrfToken?: string) {
+  const { status, body } = errorEnvelope(reply.request.id, code, message, { csrf_token: csrfToken });
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -105,7 +105,9 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           headerValue(request.headers[CSRF_HEADER]),
         );
         reply.removeHeader('Connection');
-        return reply.type('application/json; charset=utf-8').send(successEnvelope(request.id, result.data));
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(successEnvelope(request.id, result.data, session ? { csrf_token: session.csrfToken } : {}));
       }
       // --- end uploads ---
       const result = await dispatchRqo(
@@ -130,14 +132,20 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
         deps.permissions,
       );
       applyCookie(result.sessionCookie);
+      // Every answer of a session carries its CSRF token (the stock client refreshes it from
+      // each envelope); login brings the new session's own, quit ends the session.
+      const extensions =
+        session && result.sessionCookie === undefined && result.extensions?.csrf_token === undefined
+          ? { ...result.extensions, csrf_token: session.csrfToken }
+          : result.extensions;
       return reply
         .type('application/json; charset=utf-8')
-        .send(successEnvelope(request.id, result.data, result.extensions, result.notices));
+        .send(successEnvelope(request.id, result.data, extensions, result.notices));
     } catch (err) {
       if (!(err instanceof WorkError)) throw err;
       applyCookie(undefined);
       if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
-      return sendError(reply, err.code, err.message);
+      return sendError(reply, err.code, err.message, session?.csrfToken);
     }
   });
 

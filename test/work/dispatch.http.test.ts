@@ -81,41 +81,41 @@ describe.each(workEngineCases())('RQO dispatch over HTTP ($engine)', (engine) =>
   });
 
   it('refuses malformed JSON and empty bodies', async () => {
-    await expectRefusal('{"action": "start"', 400, 'rqo.malformed_json');
-    await expectRefusal('', 400, 'rqo.malformed_json');
+    await expectRefusal('{"action": "start"', 400, 'request.malformed_body');
+    await expectRefusal('', 400, 'request.malformed_body');
   });
 
   it('refuses bodies that are not an RQO object', async () => {
     for (const body of ['[]', '"start"', '42', 'null', '[{"action":"start"}]']) {
-      await expectRefusal(body, 400, 'rqo.not_an_object');
+      await expectRefusal(body, 400, 'request.invalid_rqo');
     }
   });
 
   it('refuses a missing or non-string action, and a non-string dd_api', async () => {
-    await expectRefusal({}, 400, 'rqo.action_missing');
-    await expectRefusal({ action: 42 }, 400, 'rqo.action_missing');
-    await expectRefusal({ action: '' }, 400, 'rqo.action_missing');
-    await expectRefusal({ action: ['start'] }, 400, 'rqo.action_missing');
-    await expectRefusal({ action: 'start', dd_api: 7 }, 400, 'rqo.dd_api_invalid');
+    await expectRefusal({}, 400, 'request.invalid_rqo');
+    await expectRefusal({ action: 42 }, 400, 'request.invalid_rqo');
+    await expectRefusal({ action: '' }, 400, 'request.invalid_rqo');
+    await expectRefusal({ action: ['start'] }, 400, 'request.invalid_rqo');
+    await expectRefusal({ action: 'start', dd_api: 7 }, 400, 'request.invalid_rqo');
   });
 
   it('refuses an unknown dd_api, prototype names included', async () => {
     for (const api of ['dd_nope_api', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      await expectRefusal({ dd_api: api, action: 'start' }, 404, 'rqo.unknown_api');
+      await expectRefusal({ dd_api: api, action: 'start' }, 400, 'request.unknown_api');
     }
   });
 
   it('refuses an unregistered action, prototype names included, never with a 5xx', async () => {
     for (const action of ['delete_everything', 'constructor', '__proto__', 'toString', 'valueOf', 'start ']) {
-      await expectRefusal({ action }, 404, 'rqo.unknown_action');
+      await expectRefusal({ action }, 400, 'request.unknown_action');
     }
     await expectRefusal(
       '{"action": "__proto__", "__proto__": {"action": "start"}}',
-      404,
-      'rqo.unknown_action',
+      400,
+      'request.unknown_action',
     );
     // A registered name under the wrong API class is not callable either.
-    await expectRefusal({ dd_api: 'dd_utils_api', action: 'start' }, 404, 'rqo.unknown_action');
+    await expectRefusal({ dd_api: 'dd_utils_api', action: 'start' }, 400, 'request.unknown_action');
   });
 
   it('answers other paths and methods with an envelope 404', async () => {

@@ -135,7 +135,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     const stale = work.browser();
     stale.cookies.set('dedalo_session', oldToken);
     const answer = await stale.post(systemInfo, { csrf: oldCsrf });
-    expectRefused(answer, 401, 'auth.session_required');
+    expectRefused(answer, 401, 'auth.not_logged');
     // The dead cookie is cleared.
     expect(answer.headers.getSetCookie().join()).toMatch(/dedalo_session=;.*Max-Age=0/);
   });
@@ -147,7 +147,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     work.clock.advance(59 * MINUTE); // idle counts from the last request
     expect((await browser.post(systemInfo)).status).toBe(200);
     work.clock.advance(61 * MINUTE);
-    expectRefused(await browser.post(systemInfo), 401, 'auth.session_required');
+    expectRefused(await browser.post(systemInfo), 401, 'auth.not_logged');
   });
 
   it('expires twelve hours after login however busy', async () => {
@@ -158,21 +158,21 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
       expect((await browser.post(systemInfo)).status).toBe(200);
     }
     work.clock.advance(21 * MINUTE); // 12 h 1 min after login, 21 min after the last request
-    expectRefused(await browser.post(systemInfo), 401, 'auth.session_required');
+    expectRefused(await browser.post(systemInfo), 401, 'auth.not_logged');
   });
 
   it('refuses a missing or wrong CSRF header with 403, and accepts the right one', async () => {
     const browser = await loggedIn();
-    expectRefused(await browser.post(systemInfo, { csrf: null }), 403, 'auth.csrf_invalid');
-    expectRefused(await browser.post(systemInfo, { csrf: 'wrong' }), 403, 'auth.csrf_invalid');
+    expectRefused(await browser.post(systemInfo, { csrf: null }), 403, 'auth.csrf_failed');
+    expectRefused(await browser.post(systemInfo, { csrf: 'wrong' }), 403, 'auth.csrf_failed');
     expectRefused(
       await browser.post(systemInfo, { csrf: `${browser.csrfToken}x` }),
       403,
-      'auth.csrf_invalid',
+      'auth.csrf_failed',
     );
     // Another session's token is wrong for this one.
     const other = await loggedIn();
-    expectRefused(await browser.post(systemInfo, { csrf: other.csrfToken! }), 403, 'auth.csrf_invalid');
+    expectRefused(await browser.post(systemInfo, { csrf: other.csrfToken! }), 403, 'auth.csrf_failed');
     expect((await browser.post(systemInfo)).status).toBe(200);
     // start needs no CSRF header, with or without a session.
     expect((await browser.post(start(), { csrf: null })).status).toBe(200);
@@ -180,21 +180,21 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
 
   it('checks the session before CSRF, and the action registry before both', async () => {
     const anonymous = work.browser();
-    expectRefused(await anonymous.post(systemInfo), 401, 'auth.session_required');
-    expectRefused(await anonymous.post(systemInfo, { csrf: 'anything' }), 401, 'auth.session_required');
-    expectRefused(await anonymous.post(quit), 401, 'auth.session_required');
+    expectRefused(await anonymous.post(systemInfo), 401, 'auth.not_logged');
+    expectRefused(await anonymous.post(systemInfo, { csrf: 'anything' }), 401, 'auth.not_logged');
+    expectRefused(await anonymous.post(quit), 401, 'auth.not_logged');
     const browser = await loggedIn();
     expectRefused(
       await browser.post({ dd_api: 'dd_utils_api', action: 'nope' }, { csrf: null }),
       404,
-      'rqo.unknown_action',
+      'request.unknown_action',
     );
   });
 
   it('quit destroys the session and clears the cookie (and needs the CSRF header)', async () => {
     const browser = await loggedIn();
     const token = browser.cookies.get('dedalo_session')!;
-    expectRefused(await browser.post(quit, { csrf: null }), 403, 'auth.csrf_invalid');
+    expectRefused(await browser.post(quit, { csrf: null }), 403, 'auth.csrf_failed');
     const answer = await browser.post(quit);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ ok: true, data: true });
@@ -206,7 +206,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     expect(rowCount).toBe(0);
     const replay = work.browser();
     replay.cookies.set('dedalo_session', token);
-    expectRefused(await replay.post(systemInfo, { csrf: browser.csrfToken! }), 401, 'auth.session_required');
+    expectRefused(await replay.post(systemInfo, { csrf: browser.csrfToken! }), 401, 'auth.not_logged');
     const logouts = await work.server.db.query(
       'SELECT 1 FROM matrix_activity WHERE string -> \'dd545\' @> \'[{"value": "logout"}]\'::jsonb',
     );
@@ -348,7 +348,7 @@ describe.each(workEngineCases())('login throttling over HTTP ($engine)', (engine
       expectRefused(await login('root', `guess ${i}`, `10.0.0.${i + 1}`), 401, 'auth.login_failed');
     for (const address of ['10.0.0.1', '10.9.9.9']) {
       const locked = await login('root', TEST_ROOT_PASSWORD, address);
-      expectRefused(locked, 429, 'auth.login_throttled');
+      expectRefused(locked, 429, 'rate.limited');
       const retryAfter = Number(locked.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(15 * 60);
@@ -365,7 +365,7 @@ describe.each(workEngineCases())('login throttling over HTTP ($engine)', (engine
     for (let i = 0; i < 10; i++)
       expectRefused(await login(`user${i}`, 'guess', '192.0.2.7'), 401, 'auth.login_failed');
     const locked = await login('ana', 'ana password', '192.0.2.7');
-    expectRefused(locked, 429, 'auth.login_throttled');
+    expectRefused(locked, 429, 'rate.limited');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await login('ana', 'ana password', '192.0.2.8')).status).toBe(200);
   });

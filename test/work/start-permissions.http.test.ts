@@ -60,7 +60,7 @@ describe.each(workEngineCases())('start with permissions ($engine)', (engine) =>
       expect(answer.status, JSON.stringify(searchObj)).toBe(403);
       expect(answer.body).toMatchObject({
         ok: false,
-        error: { code: 'permission.denied', category: 'permission' },
+        error: { code: 'perm.denied', category: 'permission' },
       });
       expect(answer.headers.get('x-request-id')).toBe(answer.body.request_id);
     }
@@ -99,7 +99,7 @@ describe.each(workEngineCases())('start with permissions ($engine)', (engine) =>
     await setUserRelations(work.server.db, 5, { profile: CATALOGUER_PROFILE, projects: [1], active: false });
     const refused = await cata.post(start({}));
     expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('permission.denied');
+    expect(refused.body.error.code).toBe('perm.denied');
     await setUserRelations(work.server.db, 5, { profile: CATALOGUER_PROFILE, projects: [1] });
   });
 

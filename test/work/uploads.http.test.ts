@@ -302,24 +302,24 @@ describe.each(workEngineCases())('uploads over HTTP ($engine)', (engine) => {
     const before = filesUnder(base);
     const fields = { key_dir: 'image', file_name: 'gate.jpg' };
     const file = { bytes: randomBytes(100) };
-    expectRefused(await upload(work.server.url, undefined, fields, file), 401, 'auth.session_required');
+    expectRefused(await upload(work.server.url, undefined, fields, file), 401, 'auth.not_logged');
     expectRefused(
       await upload(work.server.url, undefined, fields, file, browser.csrfToken!),
       401,
-      'auth.session_required',
+      'auth.not_logged',
     );
-    expectRefused(await upload(work.server.url, browser, fields, file, null), 403, 'auth.csrf_invalid');
-    expectRefused(await upload(work.server.url, browser, fields, file, 'wrong'), 403, 'auth.csrf_invalid');
+    expectRefused(await upload(work.server.url, browser, fields, file, null), 403, 'auth.csrf_failed');
+    expectRefused(await upload(work.server.url, browser, fields, file, 'wrong'), 403, 'auth.csrf_failed');
     expect(filesUnder(base)).toEqual(before);
     // The JSON actions have the same gates.
-    expectRefused(await work.post(list('image')), 401, 'auth.session_required');
-    expectRefused(await browser.post(list('image'), { csrf: null }), 403, 'auth.csrf_invalid');
+    expectRefused(await work.post(list('image')), 401, 'auth.not_logged');
+    expectRefused(await browser.post(list('image'), { csrf: null }), 403, 'auth.csrf_failed');
     expectRefused(
       await browser.post(join_({ key_dir: 'av', file_name: 'a', upload_id: 'a', total_chunks: 1 }), {
         csrf: null,
       }),
       403,
-      'auth.csrf_invalid',
+      'auth.csrf_failed',
     );
   });
 

@@ -3,6 +3,15 @@
  * reachable from a request.
  */
 import { type ActionRegistry, buildActionRegistry } from '../dispatch/action-registry.js';
+import { countAction } from './core/count.js';
+import { createAction } from './core/create.js';
+import { deleteAction } from './core/delete.js';
+import { duplicateAction } from './core/duplicate.js';
+import { getElementContextAction } from './core/get-element-context.js';
+import { getSectionElementsContextAction } from './core/get-section-elements-context.js';
+import { readAction } from './core/read.js';
+import { readRawAction } from './core/read-raw.js';
+import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -11,7 +20,18 @@ import { joinChunkedFilesUploadedAction, listUploadedFilesAction } from './utils
 
 export function workActions(): ActionRegistry {
   return buildActionRegistry({
-    dd_core_api: { start: startAction },
+    dd_core_api: {
+      start: startAction,
+      read: readAction,
+      read_raw: readRawAction,
+      count: countAction,
+      create: createAction,
+      duplicate: duplicateAction,
+      delete: deleteAction,
+      save: saveAction,
+      get_element_context: getElementContextAction,
+      get_section_elements_context: getSectionElementsContextAction,
+    },
     dd_utils_api: {
       login: loginAction,
       quit: quitAction,

@@ -307,7 +307,7 @@ export class PermissionsEngine {
 export class RequestPermissions {
   private readonly memo = new Map<number, Promise<UserAccess>>();
 
-  constructor(private readonly engine: PermissionsEngine) {}
+  constructor(readonly engine: PermissionsEngine) {}
 
   forUser(userId: number): Promise<UserAccess> {
     let access = this.memo.get(userId);

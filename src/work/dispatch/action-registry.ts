@@ -57,6 +57,11 @@ export interface ActionDefinition {
    * exactly two actions without either (start and login), so one flag says both.
    */
   needsSession: boolean;
+  /**
+   * The action changes data: a top-level `idempotency_key` makes a retry with the same key (same
+   * session, ten minutes) answer the first answer instead of running again.
+   */
+  writes?: boolean;
   handle(ctx: ActionContext): Promise<ActionResult>;
 }
 

@@ -3,16 +3,34 @@
  * is known -> action is registered -> session if the action needs one -> CSRF header equal to
  * the session's token -> handler (which checks permissions). The session itself was resolved
  * from the cookie before the first gate. Every refusal is a WorkError; the route turns it into
- * the envelope. A PermissionDenied thrown by a handler becomes the 403 `permission.denied`.
+ * the envelope. A PermissionDenied thrown by a handler becomes the 403 `perm.denied`.
  */
 import { matchesAnySecret } from '../../common/constant-time.js';
 import { PermissionDenied, type PermissionsEngine } from '../auth/permissions.js';
+import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from '../store/idempotency.js';
 import type { ActionRegistry, ActionResult, DispatchContext } from './action-registry.js';
-import { WorkError } from './error-registry.js';
-import { parseRqo } from './parse-rqo.js';
+import { type ErrorCode, WorkError } from './error-registry.js';
+import { parseRqo, type Rqo } from './parse-rqo.js';
 
 /** Names echoed in messages are the client's own input: quoted and cut short. */
 const quote = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+const DENIED_CODES: Record<PermissionDenied['reason'], ErrorCode> = {
+  level: 'perm.denied',
+  inactive: 'perm.denied',
+  global_admin: 'perm.global_admin_required',
+  project_scope: 'perm.out_of_scope',
+};
+
+/** The RQO's `idempotency_key`: a short string, or undefined when absent. */
+function idempotencyKey(rqo: Rqo): string | undefined {
+  const key = Object.hasOwn(rqo.body, 'idempotency_key') ? rqo.body.idempotency_key : undefined;
+  if (key === undefined || key === null) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 128) {
+    throw new WorkError('rqo.invalid_field', 'idempotency_key must be a string of 1 to 128 characters');
+  }
+  return key;
+}
 
 /** The 403 message: what was refused, never the user's levels. */
 function deniedMessage(err: PermissionDenied): string {
@@ -41,30 +59,52 @@ export async function dispatchRqo(
 ): Promise<ActionResult> {
   const rqo = parseRqo(rawBody);
   const api = registry.get(rqo.dd_api);
-  if (!api) throw new WorkError('rqo.unknown_api', `Unknown dd_api ${quote(rqo.dd_api)}`);
+  if (!api) throw new WorkError('request.unknown_api', `Unknown dd_api ${quote(rqo.dd_api)}`);
   const action = api.get(rqo.action);
   if (!action) {
     throw new WorkError(
-      'rqo.unknown_action',
+      'request.unknown_action',
       `Action ${quote(rqo.action)} is not registered in ${rqo.dd_api}`,
     );
   }
   if (action.needsSession) {
-    if (context.session === undefined) throw new WorkError('auth.session_required');
+    if (context.session === undefined) throw new WorkError('auth.not_logged');
     // Constant time: a mismatch position must not leak through the answer's timing.
     if (csrfHeader === undefined || !matchesAnySecret(csrfHeader, [context.session.csrfToken])) {
-      throw new WorkError('auth.csrf_invalid');
+      throw new WorkError('auth.csrf_failed');
     }
   }
   const permissions = permissionsEngine.requestScope();
-  try {
-    return await action.handle({ ...context, rqo, permissions });
-  } catch (err) {
-    if (!(err instanceof PermissionDenied)) throw err;
-    context.log.info(
-      { user_id: err.userId, reason: err.reason, section_tipo: err.sectionTipo, tipo: err.tipo },
-      'permission denied',
-    );
-    throw new WorkError('permission.denied', deniedMessage(err));
+  const run = async (): Promise<ActionResult> => {
+    try {
+      return await action.handle({ ...context, rqo, permissions });
+    } catch (err) {
+      if (!(err instanceof PermissionDenied)) throw err;
+      context.log.info(
+        { user_id: err.userId, reason: err.reason, section_tipo: err.sectionTipo, tipo: err.tipo },
+        'permission denied',
+      );
+      throw new WorkError(DENIED_CODES[err.reason], deniedMessage(err));
+    }
+  };
+  const key = action.writes && context.session ? idempotencyKey(rqo) : undefined;
+  if (key === undefined || !context.session) return run();
+  const token = context.session.tokenSha256;
+  const claim = await claimIdempotencyKey(context.db, token, key, context.now);
+  if (!claim.claimed) {
+    if (claim.answer === null) throw new WorkError('record.idempotency_in_progress');
+    context.log.info({ idempotency_key: key }, 'idempotent replay');
+    return claim.answer as ActionResult;
   }
+  let result: ActionResult;
+  try {
+    result = await run();
+  } catch (err) {
+    // The write did not happen: a retry with the same key may run it.
+    await releaseIdempotencyKey(context.db, token, key).catch(() => {});
+    throw err;
+  }
+  const { sessionCookie: _cookie, ...answer } = result;
+  await storeIdempotentAnswer(context.db, token, key, answer);
+  return result;
 }

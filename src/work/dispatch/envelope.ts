@@ -23,6 +23,7 @@ export interface SuccessEnvelope {
 
 export interface ErrorEnvelope {
   ok: false;
+  csrf_token?: string;
   request_id: string;
   error: { code: ErrorCode; category: string; message: string; label_key: string; retryable: boolean };
 }
@@ -50,11 +51,14 @@ export function errorEnvelope(
   requestId: string,
   code: ErrorCode,
   message?: string,
+  /** Top-level keys a refusal may carry: only `csrf_token` (the session's, so a client can retry). */
+  extensions: { csrf_token?: string } = {},
 ): { status: number; body: ErrorEnvelope } {
   const entry = ERROR_REGISTRY[code];
   return {
     status: ERROR_CATEGORIES[entry.category],
     body: {
+      ...(extensions.csrf_token !== undefined ? { csrf_token: extensions.csrf_token } : {}),
       ok: false,
       request_id: requestId,
       error: {

@@ -26,84 +26,98 @@ export interface ErrorEntry {
 }
 
 export const ERROR_REGISTRY = {
-  'rqo.malformed_json': {
+  'request.malformed_body': {
     category: 'validation',
-    label_key: 'error_malformed_json',
+    label_key: 'error_request_malformed_body',
     retryable: false,
     message: 'The request body is not valid JSON',
   },
-  'rqo.not_an_object': {
+  'request.invalid_rqo': {
     category: 'validation',
-    label_key: 'error_invalid_rqo',
+    label_key: 'error_request_invalid_rqo',
     retryable: false,
-    message: 'The request body must be a JSON object (an RQO)',
+    message:
+      'The request body is not an RQO: a JSON object with a string action (and a string dd_api when given)',
   },
-  'rqo.action_missing': {
+  'request.unknown_api': {
     category: 'validation',
-    label_key: 'error_invalid_rqo',
-    retryable: false,
-    message: 'The RQO must name an action (a string)',
-  },
-  'rqo.dd_api_invalid': {
-    category: 'validation',
-    label_key: 'error_invalid_rqo',
-    retryable: false,
-    message: 'dd_api must be a string when given',
-  },
-  'rqo.unknown_api': {
-    category: 'not_found',
-    label_key: 'error_unknown_api',
+    label_key: 'error_request_unknown_api',
     retryable: false,
     message: 'Unknown dd_api',
   },
-  'rqo.unknown_action': {
-    category: 'not_found',
-    label_key: 'error_unknown_action',
+  'request.unknown_action': {
+    category: 'validation',
+    label_key: 'error_request_unknown_action',
     retryable: false,
     message: 'This action is not registered in this dd_api',
   },
   'http.body_too_large': {
     category: 'validation',
-    label_key: 'error_body_too_large',
+    label_key: 'error_http_body_too_large',
     retryable: false,
     message: 'The request body is too large',
   },
   'http.not_found': {
     category: 'not_found',
-    label_key: 'error_not_found',
+    label_key: 'error_http_not_found',
     retryable: false,
     message: 'Nothing is served at this path; POST RQOs to the base path',
   },
-  'auth.session_required': {
+  'auth.not_logged': {
     category: 'auth',
-    label_key: 'error_session_required',
+    label_key: 'error_auth_not_logged',
     retryable: false,
     message: 'This action needs a session: log in first',
   },
-  'auth.csrf_invalid': {
+  'auth.csrf_failed': {
     category: 'permission',
-    label_key: 'error_csrf_invalid',
-    retryable: false,
-    message: 'The X-Dedalo-Csrf-Token header is missing or does not match this session',
+    label_key: 'error_auth_csrf_failed',
+    retryable: true,
+    message:
+      'The X-Dedalo-Csrf-Token header is missing or does not match this session; retry with the csrf_token of this answer',
   },
+  // One message for an unknown user, a wrong password and an inactive account.
   'auth.login_failed': {
     category: 'auth',
-    label_key: 'error_login_failed',
+    label_key: 'error_auth_login_failed',
     retryable: false,
-    // One message for an unknown user, a wrong password and an inactive account.
     message: 'Unknown user, wrong password or inactive account',
   },
-  'auth.login_throttled': {
+  'rate.limited': {
     category: 'rate_limit',
-    label_key: 'error_login_throttled',
+    label_key: 'error_rate_limited',
     retryable: true,
     message: 'Too many failed logins: wait for the time in Retry-After',
   },
   'rqo.invalid_field': {
     category: 'validation',
-    label_key: 'error_invalid_field',
+    label_key: 'error_rqo_invalid_field',
     retryable: false,
     message: 'A field of the RQO has the wrong type or value',
+  },
+  'search.invalid_sqo': {
+    category: 'validation',
+    label_key: 'error_search_invalid_sqo',
+    retryable: false,
+    message: 'The search query object (sqo) is not valid',
+  },
+  'validation.invalid_value': {
+    category: 'validation',
+    label_key: 'error_validation_invalid_value',
+    retryable: false,
+    message: 'The value does not fit the component',
+  },
+  'validation.invalid_date_format': {
+    category: 'validation',
+    label_key: 'error_validation_invalid_date_format',
+    retryable: false,
+    message: 'The date value is not a valid date',
+  },
+  'validation.locator_target': {
+    category: 'validation',
+    label_key: 'error_validation_locator_target',
+    retryable: false,
+    message: 'The locator does not point at an existing record of a section this component links to',
   },
   'lang.not_allowed': {
     category: 'validation',
@@ -113,21 +127,69 @@ export const ERROR_REGISTRY = {
   },
   'element.unknown_tipo': {
     category: 'not_found',
-    label_key: 'error_unknown_tipo',
+    label_key: 'error_element_unknown_tipo',
     retryable: false,
     message: 'No element of the ontology has this tipo',
   },
+  'resource.not_found': {
+    category: 'not_found',
+    label_key: 'error_resource_not_found',
+    retryable: false,
+    message: 'The record does not exist',
+  },
+  'resource.conflict': {
+    category: 'conflict',
+    label_key: 'error_resource_conflict',
+    retryable: false,
+    message: 'The request conflicts with the current state of the data',
+  },
+  'record.in_use': {
+    category: 'conflict',
+    label_key: 'error_record_in_use',
+    retryable: true,
+    message: 'Another user is editing this component',
+  },
+  'record.delete_children_refused': {
+    category: 'conflict',
+    label_key: 'error_record_delete_children_refused',
+    retryable: false,
+    message: 'Records with children were not deleted',
+  },
+  'record.idempotency_in_progress': {
+    category: 'conflict',
+    label_key: 'error_record_idempotency_in_progress',
+    retryable: true,
+    message: 'A request with this idempotency_key is still running; retry shortly',
+  },
   'internal.unexpected': {
     category: 'internal',
-    label_key: 'error_internal',
+    label_key: 'error_internal_unexpected',
     retryable: true,
     message: 'Unexpected server error',
   },
-  'permission.denied': {
+  'perm.denied': {
     category: 'permission',
-    label_key: 'error_permission_denied',
+    label_key: 'no_access_page',
     retryable: false,
     message: 'Your profile does not allow this here',
+  },
+  'perm.out_of_scope': {
+    category: 'permission',
+    label_key: 'error_perm_out_of_scope',
+    retryable: false,
+    message: 'This record is outside your projects',
+  },
+  'perm.section_not_writable': {
+    category: 'permission',
+    label_key: 'error_perm_section_not_writable',
+    retryable: false,
+    message: 'This section is consultation-only: it cannot be written through the API',
+  },
+  'perm.global_admin_required': {
+    category: 'permission',
+    label_key: 'error_perm_global_admin_required',
+    retryable: false,
+    message: 'Only a global administrator may do this',
   },
   // Uploads (multipart) and the actions around them.
   'upload.malformed': {

@@ -19,16 +19,20 @@ export function parseRqo(raw: string): Rqo {
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new WorkError('rqo.malformed_json');
+    throw new WorkError('request.malformed_body');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new WorkError('rqo.not_an_object');
+    throw new WorkError('request.invalid_rqo', 'The request body must be a JSON object (an RQO)');
   }
   const body = value as Record<string, unknown>;
   // Own properties only: JSON.parse makes "__proto__" an own key, never the prototype.
   const action = Object.hasOwn(body, 'action') ? body.action : undefined;
-  if (typeof action !== 'string' || action === '') throw new WorkError('rqo.action_missing');
+  if (typeof action !== 'string' || action === '') {
+    throw new WorkError('request.invalid_rqo', 'The RQO must name an action (a non-empty string)');
+  }
   const api = Object.hasOwn(body, 'dd_api') ? body.dd_api : undefined;
-  if (api !== undefined && typeof api !== 'string') throw new WorkError('rqo.dd_api_invalid');
+  if (api !== undefined && typeof api !== 'string') {
+    throw new WorkError('request.invalid_rqo', 'dd_api must be a string when given');
+  }
   return { dd_api: api ?? DEFAULT_API, action, body };
 }

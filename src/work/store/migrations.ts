@@ -4,6 +4,7 @@
  * of single statements (PGlite's extended protocol runs one statement per call) that
  * migrate-schema.ts applies in one transaction.
  */
+import { SEARCH_INDEX_MIGRATION } from '../search/search-index-migration.js';
 import { MATRIX_TABLES } from './matrix-tables.js';
 
 export interface Migration {
@@ -125,4 +126,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  {
+    version: 3,
+    name: 'text search extensions, idempotency keys',
+    statements: [
+      // Trusted extensions since PostgreSQL 13 (a database owner may create them); PGlite loads
+      // them at open (pglite-client.ts). Used by the search indexes of migration 4.
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+      'CREATE EXTENSION IF NOT EXISTS unaccent',
+      // A write retried with the same idempotency_key by the same session answers the stored
+      // answer instead of running again. A row is claimed (answer NULL) before the write runs.
+      `CREATE TABLE idempotency_keys (
+        token_sha256 text NOT NULL,
+        idem_key text NOT NULL,
+        created_at timestamptz NOT NULL,
+        answer jsonb,
+        PRIMARY KEY (token_sha256, idem_key)
+      )`,
+      'CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at)',
+    ],
+  },
+  SEARCH_INDEX_MIGRATION,
 ];

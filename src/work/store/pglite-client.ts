@@ -5,6 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.js';
 
 /** PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned. */
@@ -20,7 +22,8 @@ export class PgliteClient implements SqlClient {
   /** Opens (creating on first use) the database in `dataDir`. */
   static async open(dataDir: string): Promise<PgliteClient> {
     mkdirSync(dataDir, { recursive: true });
-    const db = new PGlite(dataDir);
+    // The extensions the search indexes use (migration 3 creates them in the database).
+    const db = new PGlite(dataDir, { extensions: { pg_trgm, unaccent } });
     await db.waitReady;
     return new PgliteClient(db);
   }

@@ -98,9 +98,9 @@ export async function receiveUpload(
   csrfHeader: string | undefined,
 ): Promise<ActionResult> {
   const { session } = ctx;
-  if (session === undefined) throw new WorkError('auth.session_required');
+  if (session === undefined) throw new WorkError('auth.not_logged');
   if (csrfHeader === undefined || !matchesAnySecret(csrfHeader, [session.csrfToken])) {
-    throw new WorkError('auth.csrf_invalid');
+    throw new WorkError('auth.csrf_failed');
   }
   const staging = new UserStaging(ctx.dataDir, session.userId);
   const fields = new Map<string, string>();

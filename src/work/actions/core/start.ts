@@ -6,7 +6,7 @@
  * menu (areas and sections from the ontology) when `options.menu` is true.
  *
  * Permissions: the caller needs read access (level >= 1) on the element's (section_tipo, tipo),
- * else 403 `permission.denied`; global admins pass. The root area and its page elements (menu,
+ * else 403 `perm.denied`; global admins pass. The root area and its page elements (menu,
  * login) are the page shell every active user may open. The menu lists only the sections and
  * areas the user can read, plus the areas on the way to them (so the tree stays connected).
  */

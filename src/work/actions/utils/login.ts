@@ -43,7 +43,7 @@ export const loginAction: ActionDefinition = {
     const lockedFor = await loginLockedFor(db, keys, now);
     if (lockedFor > 0) {
       log.info({ login: 'throttled', retry_after: lockedFor }, 'login refused: throttled');
-      throw new WorkError('auth.login_throttled', undefined, lockedFor);
+      throw new WorkError('rate.limited', undefined, lockedFor);
     }
 
     const user = await findUserByUsername(db, username);

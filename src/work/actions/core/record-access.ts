@@ -1,0 +1,96 @@
+/**
+ * The checks every record action makes before touching data, in one place: the caller's access,
+ * a known section, a writable section (not consultation-only), an integer record address, the
+ * level on (section, tipo), project scope, and existence. Refusals are the registry's codes.
+ */
+import { assertCan, type PermissionAction, type UserAccess } from '../../auth/permissions.js';
+import type { ActionContext } from '../../dispatch/action-registry.js';
+import { WorkError } from '../../dispatch/error-registry.js';
+import type { OntologyNode } from '../../ontology/ontology-schema.js';
+import type { MatrixTable } from '../../store/matrix-tables.js';
+import { type RecordKey, recordExists } from '../../store/records.js';
+import { parseSectionId } from '../section-id.js';
+
+/** The caller's access (the action needs a session: the dispatcher guaranteed one). */
+export function callerAccess(ctx: ActionContext): Promise<UserAccess> {
+  return ctx.permissions.forUser(ctx.session!.userId);
+}
+
+/** A tipo naming a section of the ontology, or a 404 `element.unknown_tipo` / 400 naming the field. */
+export function requireSection(ctx: ActionContext, value: unknown, path: string): OntologyNode {
+  if (typeof value !== 'string' || value === '')
+    throw new WorkError('rqo.invalid_field', `${path} is required`);
+  const node = ctx.ontology.node(value);
+  if (!node)
+    throw new WorkError('element.unknown_tipo', `${path} "${value.slice(0, 64)}" is not in the ontology`);
+  if (node.model !== 'section') {
+    throw new WorkError('rqo.invalid_field', `${path} "${value}" is a ${node.model}, not a section`);
+  }
+  return node;
+}
+
+/** A component of `section`, or a 4xx naming the field. */
+export function requireComponent(
+  ctx: ActionContext,
+  section: OntologyNode,
+  value: unknown,
+  path: string,
+): OntologyNode {
+  if (typeof value !== 'string' || value === '')
+    throw new WorkError('rqo.invalid_field', `${path} is required`);
+  const node = ctx.ontology.node(value);
+  if (!node)
+    throw new WorkError('element.unknown_tipo', `${path} "${value.slice(0, 64)}" is not in the ontology`);
+  if (
+    ctx.ontology.sectionOf(value)?.tipo !== section.tipo ||
+    ctx.ontology.dataColumnOf(value) === undefined
+  ) {
+    throw new WorkError('rqo.invalid_field', `${path} "${value}" is not a component of ${section.tipo}`);
+  }
+  return node;
+}
+
+/** The section's matrix table (every section has one). */
+export function tableOf(ctx: ActionContext, sectionTipo: string): MatrixTable {
+  const table = ctx.ontology.tableOf(sectionTipo);
+  if (!table) throw new Error(`${sectionTipo} has no matrix table`);
+  return table;
+}
+
+/** Consultation-only sections (activity dd542) refuse every write with 403. */
+export function assertWritableSection(section: OntologyNode): void {
+  if (section.read_only) {
+    throw new WorkError(
+      'perm.section_not_writable',
+      `${section.tipo} is consultation-only: its records cannot be created, changed or deleted`,
+    );
+  }
+}
+
+/** An integer record address (record actions do not take opaque ids). */
+export function requireRecordId(ctx: ActionContext, value: unknown, path: string): number {
+  if (value === undefined || value === null) throw new WorkError('rqo.invalid_field', `${path} is required`);
+  const id = parseSectionId(value, path, ctx);
+  if (typeof id !== 'number')
+    throw new WorkError('rqo.invalid_field', `${path} must be an integer record id`);
+  return id;
+}
+
+/**
+ * Level on (section, tipo) for `action`, the record inside the caller's projects, and the
+ * record's existence (404 `resource.not_found` only after the level check, so a caller without
+ * access learns nothing about which ids exist).
+ */
+export async function assertRecordAccess(
+  ctx: ActionContext,
+  access: UserAccess,
+  action: PermissionAction,
+  key: RecordKey,
+  tipo: string = key.section_tipo,
+): Promise<void> {
+  assertCan(access, action, key.section_tipo, tipo);
+  if (!(await recordExists(ctx.db, tableOf(ctx, key.section_tipo), key))) {
+    throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
+  }
+  await ctx.permissions.engine.assertRecordInScope(access, key);
+}

@@ -1,0 +1,76 @@
+/**
+ * The time machine (`matrix_time_machine`): one row per component save holding the value the
+ * save wrote (the whole component, every language), and one `snapshot` row holding the whole
+ * record just before `delete_record`. The rows before the newest one of a component are its
+ * previous values; restoring one is saving that value again. Written inside the transaction of
+ * the change it records.
+ */
+import type { MatrixRow } from './record-rows.js';
+import type { RecordKey } from './records.js';
+import type { SqlQueryable } from './sql-client.js';
+
+export interface HistoryRow {
+  id: number;
+  kind: 'component' | 'snapshot';
+  section_tipo: string;
+  section_id: number;
+  tipo: string | null;
+  lang: string | null;
+  data: unknown;
+  user_id: number | null;
+  created_at: Date | string;
+}
+
+export async function recordComponentHistory(
+  db: SqlQueryable,
+  entry: {
+    key: RecordKey;
+    tipo: string;
+    lang: string;
+    items: readonly unknown[];
+    userId: number;
+    when: Date;
+  },
+): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO matrix_time_machine (kind, section_tipo, section_id, tipo, lang, data, user_id, created_at)
+     VALUES ('component', $1, $2, $3, $4, $5::jsonb, $6, $7::timestamptz) RETURNING id`,
+    [
+      entry.key.section_tipo,
+      entry.key.section_id,
+      entry.tipo,
+      entry.lang,
+      JSON.stringify(entry.items),
+      entry.userId,
+      entry.when.toISOString(),
+    ],
+  );
+  return Number(rows[0]!.id);
+}
+
+/** The whole row (every typed column and meta) before it is removed. */
+export async function recordSnapshot(
+  db: SqlQueryable,
+  entry: { row: MatrixRow; userId: number; when: Date },
+): Promise<number> {
+  const { row } = entry;
+  const data = {
+    string: row.string,
+    relation: row.relation,
+    date: row.date,
+    number: row.number,
+    media: row.media,
+    misc: row.misc,
+    meta: row.meta,
+    created_at: row.created_at,
+    created_by: row.created_by,
+    modified_at: row.modified_at,
+    modified_by: row.modified_by,
+  };
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO matrix_time_machine (kind, section_tipo, section_id, tipo, lang, data, user_id, created_at)
+     VALUES ('snapshot', $1, $2, NULL, NULL, $3::jsonb, $4, $5::timestamptz) RETURNING id`,
+    [row.section_tipo, row.section_id, JSON.stringify(data), entry.userId, entry.when.toISOString()],
+  );
+  return Number(rows[0]!.id);
+}

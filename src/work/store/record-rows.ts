@@ -1,0 +1,166 @@
+/**
+ * Reading and writing whole matrix rows and single components. Table and column names come from
+ * the closed lists in matrix-tables.ts (checked here), never from a request; every value is
+ * bound. Reads of many records are one statement (`= ANY($ids)`), so a page costs the same
+ * whatever its size.
+ */
+import { DATA_COLUMNS, type DataColumn, isMatrixTable, type MatrixTable } from './matrix-tables.js';
+import type { RecordKey } from './records.js';
+import type { SqlQueryable } from './sql-client.js';
+
+/** A matrix row as stored: component items by typed column, then by component tipo. */
+export interface MatrixRow {
+  section_tipo: string;
+  section_id: number;
+  string: Record<string, unknown[]>;
+  relation: Record<string, unknown[]>;
+  date: Record<string, unknown[]>;
+  number: Record<string, unknown[]>;
+  media: Record<string, unknown[]>;
+  misc: Record<string, unknown[]>;
+  /** Per component, the last item id minted (ids are never reused). */
+  meta: Record<string, number>;
+  created_at: Date | string;
+  created_by: number | null;
+  modified_at: Date | string | null;
+  modified_by: number | null;
+}
+
+const ROW_COLUMNS =
+  'section_tipo, section_id, string, relation, date, number, media, misc, meta, created_at, created_by, modified_at, modified_by';
+
+export function checkedTable(name: string): MatrixTable {
+  if (!isMatrixTable(name)) throw new Error(`not a matrix table: ${name}`);
+  return name;
+}
+
+export function checkedColumn(name: string): DataColumn {
+  if (!(DATA_COLUMNS as readonly string[]).includes(name)) throw new Error(`not a data column: ${name}`);
+  return name as DataColumn;
+}
+
+/** The items of one component in a row (`[]` when absent or malformed). */
+export function componentItems(row: MatrixRow, column: DataColumn, tipo: string): unknown[] {
+  const value = row[column]?.[tipo];
+  return Array.isArray(value) ? value : [];
+}
+
+/** The last item id minted for a component (0 when none). */
+export function lastItemId(row: MatrixRow, tipo: string): number {
+  const value = row.meta?.[tipo];
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** One record, or undefined. `forUpdate` locks the row until the transaction ends. */
+export async function readRecord(
+  db: SqlQueryable,
+  table: MatrixTable,
+  key: RecordKey,
+  options: { forUpdate?: boolean } = {},
+): Promise<MatrixRow | undefined> {
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = $2${
+      options.forUpdate ? ' FOR UPDATE' : ''
+    }`,
+    [key.section_tipo, key.section_id],
+  );
+  return rows[0];
+}
+
+/** Several records of one section in one statement, returned in the order of `ids` (missing ones skipped). */
+export async function readRecords(
+  db: SqlQueryable,
+  table: MatrixTable,
+  sectionTipo: string,
+  ids: readonly number[],
+): Promise<MatrixRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
+    [sectionTipo, [...ids]],
+  );
+  const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);
+}
+
+/**
+ * Replaces one component's items (an empty array removes the key) and its item counter, and
+ * stamps the modification. Returns false when the record does not exist.
+ */
+export async function writeComponent(
+  db: SqlQueryable,
+  table: MatrixTable,
+  key: RecordKey,
+  column: DataColumn,
+  tipo: string,
+  items: readonly unknown[],
+  lastId: number,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
+  const col = checkedColumn(column);
+  const { rowCount } = await db.query(
+    `UPDATE ${checkedTable(table)} SET
+       ${col} = CASE WHEN jsonb_array_length($3::jsonb) = 0 THEN ${col} - $4::text
+                ELSE jsonb_set(${col}, ARRAY[$4::text], $3::jsonb, true) END,
+       meta = jsonb_set(meta, ARRAY[$4::text], to_jsonb($5::integer), true),
+       modified_at = $6::timestamptz, modified_by = $7
+     WHERE section_tipo = $1 AND section_id = $2`,
+    [key.section_tipo, key.section_id, JSON.stringify(items), tipo, lastId, now.toISOString(), userId],
+  );
+  return rowCount > 0;
+}
+
+/** Empties every component of a record (delete_data), keeping the row and its item counters. */
+export async function clearRecordData(
+  db: SqlQueryable,
+  table: MatrixTable,
+  key: RecordKey,
+  userId: number,
+  now: Date,
+  keep: Partial<Record<DataColumn, Record<string, unknown[]>>> = {},
+): Promise<boolean> {
+  const values = DATA_COLUMNS.map((c) => JSON.stringify(keep[c] ?? {}));
+  const { rowCount } = await db.query(
+    `UPDATE ${checkedTable(table)} SET string = $3::jsonb, relation = $4::jsonb, date = $5::jsonb,
+       number = $6::jsonb, media = $7::jsonb, misc = $8::jsonb, modified_at = $9::timestamptz, modified_by = $10
+     WHERE section_tipo = $1 AND section_id = $2`,
+    [key.section_tipo, key.section_id, ...values, now.toISOString(), userId],
+  );
+  return rowCount > 0;
+}
+
+export async function deleteRecordRow(
+  db: SqlQueryable,
+  table: MatrixTable,
+  key: RecordKey,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `DELETE FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = $2`,
+    [key.section_tipo, key.section_id],
+  );
+  return rowCount > 0;
+}
+
+/**
+ * Records of `table` holding a locator that points at `target` (any component, any type), for
+ * inverse-reference lookups; served by the GIN index on `relation`. Compares the target's
+ * section_id as a number and as a string, since imported data may store either.
+ */
+export async function recordsPointingAt(
+  db: SqlQueryable,
+  table: MatrixTable,
+  target: RecordKey,
+): Promise<MatrixRow[]> {
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} m
+     WHERE EXISTS (SELECT 1 FROM jsonb_each(m.relation) AS c(tipo, items)
+       WHERE jsonb_typeof(c.items) = 'array'
+         AND (c.items @> $1::jsonb OR c.items @> $2::jsonb))`,
+    [
+      JSON.stringify([{ section_tipo: target.section_tipo, section_id: target.section_id }]),
+      JSON.stringify([{ section_tipo: target.section_tipo, section_id: String(target.section_id) }]),
+    ],
+  );
+  return rows;
+}
