@@ -1,10 +1,32 @@
-/** Placeholder: this action is being built (issue 8). */
+/**
+ * `dd_core_api.create`: a new, empty record of `source.section_tipo` (level >= 2 on the section;
+ * consultation-only sections refuse). The record gets the next id of the section's counter, its
+ * creation metadata and the creator's project filter, and the activity log a 'new' row, all in
+ * one transaction (records/create-record.ts). Answers the new section_id as an integer.
+ */
+import { assertCan } from '../../auth/permissions.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
-import { WorkError } from '../../dispatch/error-registry.js';
+import { createRecordIn } from '../../records/create-record.js';
+import { objectField } from '../rqo-fields.js';
+import { assertWritableSection, callerAccess, requireSection } from './record-access.js';
 
 export const createAction: ActionDefinition = {
   needsSession: true,
-  handle: async () => {
-    throw new WorkError('request.unknown_action', 'Not built yet');
+  writes: true,
+  handle: async (ctx) => {
+    const source = objectField(ctx.rqo, 'source');
+    const section = requireSection(ctx, source.section_tipo, 'source.section_tipo');
+    assertWritableSection(section);
+    const access = await callerAccess(ctx);
+    assertCan(access, 'create', section.tipo);
+    const sectionId = await ctx.db.transaction((tx) =>
+      createRecordIn(tx, ctx.ontology, {
+        sectionTipo: section.tipo,
+        userId: access.userId,
+        projectIds: access.projectIds,
+        now: ctx.now,
+      }),
+    );
+    return { data: sectionId };
   },
 };
