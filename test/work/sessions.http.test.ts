@@ -246,7 +246,8 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     const changed = await browser.post(changeLang({ svc_data_lang: 'lg-spa' }));
     expect(changed.body).toMatchObject({ ok: true, data: true });
     const after = await browser.post(start({ search_obj: { t: 'oh1' } }));
-    expect(after.body.data.context[0]).toMatchObject({ tipo: 'oh1', lang: 'lg-spa', label: 'Interviews' });
+    // Contexts are labelled in the data language (WORK-MODEL.md).
+    expect(after.body.data.context[0]).toMatchObject({ tipo: 'oh1', lang: 'lg-spa', label: 'Entrevistas' });
     expect(after.body.environment.page_globals).toMatchObject({
       is_logged: true,
       user_id: -1,
@@ -282,7 +283,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     expect(menuTipos).not.toContain('oh14'); // components are not menu entries
     expect(edit.body.environment).toEqual({
       page_globals: expect.objectContaining({ is_logged: true }),
-      plain_vars: {},
+      plain_vars: expect.objectContaining({ DEDALO_LOCK_COMPONENTS: false }),
       get_label: {},
     });
 

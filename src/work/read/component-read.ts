@@ -1,13 +1,17 @@
 /**
  * One component of one record as a read answers it: its context, its data item (entries in the
  * requested language for translatable literals; locators with `paginated_key` and a
- * `pagination` for relations, and a `datalist` for selects), and for portals the target
+ * `pagination` for relations, and a `datalist` for value lists), and for portals the target
  * records' items and contexts, one level deep. The `get_data` branch of `read` and the echo of
  * `save` both answer this.
  */
 import type { UserAccess } from '../auth/permissions.js';
+import { PORTAL_LIMIT } from '../context/element-context.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
+import { WorkError } from '../dispatch/error-registry.js';
+import { readRecord } from '../store/record-rows.js';
 import type { SqlQueryable } from '../store/sql-client.js';
+import { PageBuilder } from './page-builder.js';
 import type { Ddo, ReadResult } from './read-types.js';
 
 export interface ComponentReadRequest {
@@ -21,14 +25,39 @@ export interface ComponentReadRequest {
   pagination?: { limit: number; offset: number };
   /** Portal columns to resolve (a `show.ddo_map`); default: the target section's list columns. */
   ddoMap?: readonly Ddo[];
+  /** Replaces the stored value (resolve_data: locators the client holds, resolved without saving). */
+  value?: readonly unknown[];
 }
 
 /** Reads through `db` when given (a save's transaction), else the pool. */
 export async function readComponent(
-  _ctx: ActionContext,
-  _access: UserAccess,
-  _request: ComponentReadRequest,
-  _db?: SqlQueryable,
+  ctx: ActionContext,
+  access: UserAccess,
+  request: ComponentReadRequest,
+  db: SqlQueryable = ctx.db,
 ): Promise<ReadResult> {
-  throw new Error('readComponent: being built');
+  const { ontology } = ctx;
+  const table = ontology.tableOf(request.sectionTipo);
+  const column = ontology.dataColumnOf(request.tipo);
+  if (!table || !column)
+    throw new Error(`readComponent: ${request.tipo} of ${request.sectionTipo} is not a component`);
+  const key = { section_tipo: request.sectionTipo, section_id: request.sectionId };
+  let row = await readRecord(db, table, key);
+  if (!row)
+    throw new WorkError('resource.not_found', `${request.sectionTipo} ${request.sectionId} does not exist`);
+  if (request.value !== undefined) {
+    row = { ...row, [column]: { ...row[column], [request.tipo]: [...request.value] } };
+  }
+  const page = new PageBuilder(db, ontology, access, { mode: request.mode, lang: request.lang });
+  const own: Ddo = {
+    tipo: request.tipo,
+    section_tipo: request.sectionTipo,
+    parent: 'self',
+    mode: request.mode,
+  };
+  const children = (request.ddoMap ?? []).filter((d) => d.parent === request.tipo);
+  await page.addRecords(request.sectionTipo, [row], [own, ...children], {
+    pageOf: () => request.pagination ?? { limit: PORTAL_LIMIT, offset: 0 },
+  });
+  return page.result();
 }

@@ -12,6 +12,7 @@
  */
 
 import { assertCan, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { elementContext } from '../../context/element-context.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { isAreaModel, isComponentModel } from '../../ontology/component-models.js';
@@ -52,6 +53,15 @@ function loginContext(ontology: Ontology) {
     mode: 'edit',
     label: label(login, DEFAULT_LANG),
     permissions: 1,
+    // render_login.js finds its form fields here: the username (dd255), the password and the
+    // button (dd259).
+    properties: {
+      login_items: [
+        { tipo: 'dd255', model: 'component_input_text', type: 'username', label: 'User' },
+        { tipo: 'dd256', model: 'component_password', type: 'password', label: 'Password' },
+        { tipo: 'dd259', model: 'button_login', type: 'button', label: 'Enter' },
+      ],
+    },
   };
 }
 
@@ -120,8 +130,26 @@ function pageTarget(searchObj: Fields, ctx: ActionContext): PageTarget {
   };
 }
 
-function pageContext(target: PageTarget, ontology: Ontology, langs: { application: string; data: string }) {
+function pageContext(
+  target: PageTarget,
+  ontology: Ontology,
+  langs: { application: string; data: string },
+  access: UserAccess,
+) {
   const node = ontology.node(target.tipo)!;
+  if (node.model === 'section' || isComponentModel(node.model)) {
+    // The full element context: permissions, request_config, columns (what section.js builds from).
+    return {
+      ...elementContext(ontology, access, node, {
+        sectionTipo: target.sectionTipo,
+        mode: target.mode,
+        lang: langs.data,
+        ...(target.sectionId !== undefined ? { sectionId: target.sectionId } : {}),
+      }),
+      view: target.view ?? 'default',
+      ...(target.tool !== undefined ? { tool: target.tool } : {}),
+    };
+  }
   const translatable = node.translatable === true;
   return {
     typo: 'ddo',
@@ -137,6 +165,7 @@ function pageContext(target: PageTarget, ontology: Ontology, langs: { applicatio
     view: target.view ?? 'default',
     ...(target.tool !== undefined ? { tool: target.tool } : {}),
     label: label(node, langs.application),
+    permissions: access.level(target.sectionTipo, node.tipo),
   };
 }
 
@@ -197,11 +226,22 @@ function menuContext(ontology: Ontology, langs: { application: string; data: str
   };
 }
 
-function environment(ontology: Ontology, page: Record<string, unknown>) {
-  const langs = ontology.languages.filter((l) => l.code !== NO_LANG);
+function environment(ctx: ActionContext, page: Record<string, unknown>) {
+  const langs = ctx.ontology.languages
+    .filter((l) => l.code !== NO_LANG)
+    .map((l) => ({ label: l.label, value: l.code }));
   return {
-    page_globals: { ...page, dedalo_application_langs: langs, dedalo_data_langs: langs },
-    plain_vars: {},
+    page_globals: {
+      ...page,
+      dedalo_application_langs: langs,
+      dedalo_data_langs: langs,
+      dedalo_projects_default_langs: langs.map((l) => ({ ...l, tld2: l.value.slice(3, 5) })),
+      dedalo_data_nolan: NO_LANG,
+      dedalo_application_langs_default: DEFAULT_LANG,
+    },
+    // What the stock client reads from plain_vars. Component locks arrive with the work API's
+    // part 3; until then the client must not send lock calls.
+    plain_vars: { DEDALO_API_URL: ctx.config.basePath, DEDALO_LOCK_COMPONENTS: false },
     get_label: {},
   };
 }
@@ -214,7 +254,7 @@ export const startAction: ActionDefinition = {
       return {
         data: { context: [loginContext(ontology)], data: [] },
         extensions: {
-          environment: environment(ontology, {
+          environment: environment(ctx, {
             is_logged: false,
             dedalo_application_lang: DEFAULT_LANG,
             dedalo_data_lang: DEFAULT_LANG,
@@ -232,16 +272,21 @@ export const startAction: ActionDefinition = {
     const target = pageTarget(searchObj, ctx);
     const access = await ctx.permissions.forUser(session.userId);
     assertCanOpen(access, target, ontology);
-    const context = [
-      ...(withMenu ? [menuContext(ontology, langs, access)] : []),
-      pageContext(target, ontology, langs),
-    ];
+    const menu = withMenu ? menuContext(ontology, langs, access) : undefined;
+    const context = [...(menu ? [menu] : []), pageContext(target, ontology, langs, access)];
+    // menu.js reads the tree from a dd85 data item.
+    const data = menu
+      ? [{ tipo: MENU_TIPO, section_tipo: MENU_TIPO, tree_datalist: menu.tree, entries: [] }]
+      : [];
     return {
-      data: { context, data: [] },
+      data: { context, data },
       extensions: {
-        environment: environment(ontology, {
+        environment: environment(ctx, {
           is_logged: true,
+          is_global_admin: access.globalAdmin,
+          is_root: session.userId === -1,
           user_id: session.userId,
+          csrf_token: session.csrfToken,
           dedalo_application_lang: langs.application,
           dedalo_data_lang: langs.data,
         }),

@@ -1,6 +1,7 @@
 /**
  * `dd_utils_api.change_lang`: stores the interface and/or data language on the session. Each
- * value must be in the ontology's language allowlist (`lg-nolan` is not a choice: it marks
+ * value must be in the ontology's language allowlist (the stock client's `dedalo_*` names are
+ * aliases of the `svc_*` ones) (`lg-nolan` is not a choice: it marks
  * untranslatable data, it is not a language); every later request of the session uses them.
  */
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
@@ -25,12 +26,16 @@ export const changeLangAction: ActionDefinition = {
   needsSession: true,
   handle: async ({ rqo, ontology, db, session }) => {
     const options = objectField(rqo, 'options');
-    const applicationLang = allowedLang(ontology, options, 'svc_application_lang');
-    const dataLang = allowedLang(ontology, options, 'svc_data_lang');
+    // The stock client sends the dedalo_* names; null means "unchanged" under either name.
+    const applicationLang =
+      allowedLang(ontology, options, 'svc_application_lang') ??
+      allowedLang(ontology, options, 'dedalo_application_lang');
+    const dataLang =
+      allowedLang(ontology, options, 'svc_data_lang') ?? allowedLang(ontology, options, 'dedalo_data_lang');
     if (applicationLang === undefined && dataLang === undefined) {
       throw new WorkError(
         'rqo.invalid_field',
-        'give options.svc_application_lang and/or options.svc_data_lang',
+        'give options.svc_application_lang and/or options.svc_data_lang (or their aliases dedalo_application_lang, dedalo_data_lang)',
       );
     }
     await updateSessionLangs(db, session!.tokenSha256, { applicationLang, dataLang });
