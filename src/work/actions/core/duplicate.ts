@@ -1,10 +1,41 @@
-/** Placeholder: this action is being built (issue 8). */
+/**
+ * `dd_core_api.duplicate`: a copy of the record (`source.section_tipo`, `source.section_id`)
+ * under a new id (level >= 2; a non-admin only within their projects; consultation-only sections
+ * refuse). What is copied and what is not: records/duplicate-record.ts. Answers the new
+ * section_id as an integer.
+ */
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
-import { WorkError } from '../../dispatch/error-registry.js';
+import { duplicateRecordIn } from '../../records/duplicate-record.js';
+import { objectField } from '../rqo-fields.js';
+import {
+  assertRecordAccess,
+  assertWritableSection,
+  callerAccess,
+  requireRecordId,
+  requireSection,
+} from './record-access.js';
 
 export const duplicateAction: ActionDefinition = {
   needsSession: true,
-  handle: async () => {
-    throw new WorkError('request.unknown_action', 'Not built yet');
+  writes: true,
+  handle: async (ctx) => {
+    const source = objectField(ctx.rqo, 'source');
+    const section = requireSection(ctx, source.section_tipo, 'source.section_tipo');
+    const sourceId = requireRecordId(ctx, source.section_id, 'source.section_id');
+    assertWritableSection(section);
+    const access = await callerAccess(ctx);
+    await assertRecordAccess(ctx, access, 'duplicate', {
+      section_tipo: section.tipo,
+      section_id: sourceId,
+    });
+    const sectionId = await ctx.db.transaction((tx) =>
+      duplicateRecordIn(tx, ctx.ontology, {
+        sectionTipo: section.tipo,
+        sourceId,
+        userId: access.userId,
+        now: ctx.now,
+      }),
+    );
+    return { data: sectionId };
   },
 };
