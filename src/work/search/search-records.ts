@@ -1,0 +1,325 @@
+/**
+ * The search functions other actions call with a parsed Sqo (parse-sqo.ts) and the caller's
+ * record scope (search-scope.ts):
+ * - searchRecords / countRecords: records of the SQO's sections matching its filter (and
+ *   filter_by_locators), ordered, limited;
+ * - searchHistory / countHistory (`mode: 'tm'`): rows of matrix_time_machine;
+ * - searchRelated / countRelated (`mode: 'related'`): records holding a locator that points at
+ *   one of `filter_by_locators`.
+ * Records with section_id <= 0 (root, -1) are never listed. Permission levels are the caller's
+ * business: these functions search exactly the sections they are given.
+ */
+import type { Ontology } from '../ontology/load-ontology.js';
+import { DATA_COLUMNS, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
+import type { SqlQueryable } from '../store/sql-client.js';
+import { buildSearchUnion, orderByOf, type ScopeFn, type SqlCondition } from './sqo-sql.js';
+import type { Sqo } from './sqo-types.js';
+
+export interface RecordRef {
+  section_tipo: string;
+  section_id: number;
+}
+
+export interface SearchResult {
+  records: RecordRef[];
+  /** Present when the SQO asked for `full_count`. */
+  total?: number;
+}
+
+/** `['all']` (related mode) is every section of the ontology. */
+export function sectionsOf(ontology: Ontology, sqo: Pick<Sqo, 'section_tipo'>): string[] {
+  if (sqo.section_tipo.length === 1 && sqo.section_tipo[0] === 'all') {
+    return ontology.sections().map((s) => s.tipo);
+  }
+  return sqo.section_tipo;
+}
+
+async function runUnion(
+  db: SqlQueryable,
+  built: NonNullable<ReturnType<typeof buildSearchUnion>>,
+  sqo: Sqo,
+  hasLocators: boolean,
+): Promise<RecordRef[]> {
+  const p = built.builder.params;
+  const limit = p.add(sqo.limit, '::integer');
+  const offset = p.add(sqo.offset, '::integer');
+  const { rows } = await db.query<{ section_tipo: string; section_id: number }>(
+    `SELECT u.section_tipo, u.section_id FROM (${built.union}) u
+     ORDER BY ${orderByOf(built.orderKeys, hasLocators)}
+     LIMIT ${limit} OFFSET ${offset}`,
+    p.values,
+  );
+  return rows.map((r) => ({ section_tipo: r.section_tipo, section_id: Number(r.section_id) }));
+}
+
+async function countUnion(db: SqlQueryable, built: ReturnType<typeof buildSearchUnion>): Promise<number> {
+  if (!built) return 0;
+  const { rows } = await db.query<{ n: string | number }>(
+    `SELECT count(*)::text AS n FROM (${built.union}) u`,
+    built.builder.params.values,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The records an SQO selects, in its order; `total` too when it asks for `full_count`. */
+export async function searchRecords(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+): Promise<SearchResult> {
+  const sections = sectionsOf(ontology, sqo);
+  const built = buildSearchUnion(ontology, sqo, scope, sections);
+  const records = built ? await runUnion(db, built, sqo, sqo.filter_by_locators !== undefined) : [];
+  if (!sqo.full_count) return { records };
+  const total = sqo.total ?? (await countUnion(db, buildSearchUnion(ontology, sqo, scope, sections)));
+  return { records, total };
+}
+
+/** How many records the SQO's filter selects (limit and offset ignored). */
+export async function countRecords(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+): Promise<number> {
+  return countUnion(db, buildSearchUnion(ontology, sqo, scope, sectionsOf(ontology, sqo)));
+}
+
+function relatedTargets(sqo: Sqo) {
+  return (sqo.filter_by_locators ?? []).map((l) => ({
+    section_tipo: l.section_tipo,
+    section_id: l.section_id,
+    tipo: l.tipo,
+  }));
+}
+
+/**
+ * Related mode: the records (of the SQO's sections, or every section for `['all']`) holding a
+ * locator in a relation component that points at one of `filter_by_locators` (a locator's
+ * `tipo` restricts it to that pointing component). Ordered like searchRecords.
+ */
+export async function searchRelated(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+): Promise<SearchResult> {
+  const sections = sectionsOf(ontology, sqo);
+  const targets = relatedTargets(sqo);
+  const build = () =>
+    targets.length === 0
+      ? undefined
+      : buildSearchUnion(ontology, sqo, scope, sections, { relatedTo: targets });
+  const built = build();
+  const records = built ? await runUnion(db, built, sqo, false) : [];
+  if (!sqo.full_count) return { records };
+  return { records, total: sqo.total ?? (await countUnion(db, build())) };
+}
+
+export async function countRelated(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+): Promise<number> {
+  const targets = relatedTargets(sqo);
+  if (targets.length === 0) return 0;
+  return countUnion(
+    db,
+    buildSearchUnion(ontology, sqo, scope, sectionsOf(ontology, sqo), { relatedTo: targets }),
+  );
+}
+
+/** A row of matrix_time_machine as searchHistory answers it. */
+export interface HistoryRow {
+  id: number;
+  kind: 'component' | 'snapshot';
+  section_tipo: string;
+  section_id: number;
+  tipo: string | null;
+  lang: string | null;
+  data: unknown;
+  user_id: number | null;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+export interface HistoryOptions {
+  /**
+   * The caller's record scope: rows of a scoped section are listed only while the record still
+   * exists and is in scope (a deleted record's history is then hidden).
+   */
+  scope?: ScopeFn;
+  /** Needed with `scope` (the record's table). */
+  ontology?: Ontology;
+}
+
+function historyWhere(sqo: Sqo, options: HistoryOptions): SqlCondition & { empty: boolean } {
+  const params: unknown[] = [];
+  const add = (v: unknown, cast: string) => {
+    params.push(v);
+    return `$${params.length}${cast}`;
+  };
+  const sections = sqo.section_tipo.filter((s) => s !== 'all');
+  const where: string[] = [];
+  if (!(sqo.section_tipo.length === 1 && sqo.section_tipo[0] === 'all')) {
+    where.push(
+      `tm.section_tipo = ANY(ARRAY(SELECT jsonb_array_elements_text(${add(JSON.stringify(sections), '::jsonb')})))`,
+    );
+  }
+  if (sqo.filter_by_locators !== undefined) {
+    if (sqo.filter_by_locators.length === 0) return { sql: 'FALSE', params: [], empty: true };
+    const any = sqo.filter_by_locators.map((l) => {
+      const parts = [
+        `tm.section_tipo = ${add(l.section_tipo, '::text')}`,
+        `tm.section_id = ${add(l.section_id, '::integer')}`,
+      ];
+      if (l.tipo !== undefined) parts.push(`tm.tipo = ${add(l.tipo, '::text')}`);
+      if (l.lang !== undefined) parts.push(`tm.lang = ${add(l.lang, '::text')}`);
+      return `(${parts.join(' AND ')})`;
+    });
+    where.push(`(${any.join(' OR ')})`);
+  }
+  if (options.scope) {
+    const ontology = options.ontology;
+    if (!ontology) throw new Error('searchHistory: a scope needs the ontology');
+    const scoped: string[] = [];
+    for (const sectionTipo of sections) {
+      const table: MatrixTable | undefined = ontology.tableOf(sectionTipo);
+      if (!table || !isMatrixTable(table)) continue;
+      const condition = options.scope(sectionTipo, params.length + 1, 'm');
+      if (!condition) continue;
+      params.push(...condition.params);
+      scoped.push(`(tm.section_tipo = ${add(sectionTipo, '::text')} AND NOT EXISTS (SELECT 1 FROM ${table} m
+        WHERE m.section_tipo = tm.section_tipo AND m.section_id = tm.section_id AND (${condition.sql})))`);
+    }
+    if (scoped.length > 0) where.push(`NOT (${scoped.join(' OR ')})`);
+  }
+  return { sql: where.length === 0 ? 'TRUE' : where.join(' AND '), params, empty: false };
+}
+
+/**
+ * History rows (`mode: 'tm'`) of the SQO's sections, selected by `filter_by_locators`
+ * (`{section_tipo, section_id, tipo?, lang?}`), newest first (`id DESC`) unless the SQO orders
+ * by `id`/`section_id` ascending; limit and offset apply.
+ */
+export async function searchHistory(
+  db: SqlQueryable,
+  sqo: Sqo,
+  options: HistoryOptions = {},
+): Promise<HistoryRow[]> {
+  const where = historyWhere(sqo, options);
+  if (where.empty) return [];
+  const first = sqo.order?.[0]?.path.at(-1)?.component_tipo;
+  const direction = sqo.order?.[0]?.direction ?? 'DESC';
+  const orderBy =
+    first === 'section_id'
+      ? `tm.section_id ${direction}, tm.id ${direction}`
+      : `tm.id ${first === 'id' ? direction : 'DESC'}`;
+  const params = [...where.params, sqo.limit, sqo.offset];
+  const { rows } = await db.query<{
+    id: string;
+    kind: 'component' | 'snapshot';
+    section_tipo: string;
+    section_id: number;
+    tipo: string | null;
+    lang: string | null;
+    data: unknown;
+    user_id: number | null;
+    created_at: Date | string;
+  }>(
+    `SELECT tm.id::text AS id, tm.kind, tm.section_tipo, tm.section_id, tm.tipo, tm.lang, tm.data,
+       tm.user_id, tm.created_at
+     FROM matrix_time_machine tm WHERE ${where.sql}
+     ORDER BY ${orderBy}
+     LIMIT $${params.length - 1}::integer OFFSET $${params.length}::integer`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    section_tipo: r.section_tipo,
+    section_id: Number(r.section_id),
+    tipo: r.tipo,
+    lang: r.lang,
+    data: r.data,
+    user_id: r.user_id === null ? null : Number(r.user_id),
+    created_at: new Date(r.created_at).toISOString(),
+  }));
+}
+
+export async function countHistory(
+  db: SqlQueryable,
+  sqo: Sqo,
+  options: HistoryOptions = {},
+): Promise<number> {
+  const where = historyWhere(sqo, options);
+  if (where.empty) return 0;
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM matrix_time_machine tm WHERE ${where.sql}`,
+    where.params,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** A whole stored record row (read_raw). */
+export interface RawRecordRow {
+  section_tipo: string;
+  section_id: number;
+  string: Record<string, unknown>;
+  relation: Record<string, unknown>;
+  date: Record<string, unknown>;
+  number: Record<string, unknown>;
+  media: Record<string, unknown>;
+  misc: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  created_at: string;
+  created_by: number | null;
+  modified_at: string | null;
+  modified_by: number | null;
+}
+
+/** The stored rows of these records, in the order given (missing ones skipped). */
+export async function readRecordRows(
+  db: SqlQueryable,
+  ontology: Ontology,
+  records: readonly RecordRef[],
+): Promise<RawRecordRow[]> {
+  const byTable = new Map<MatrixTable, RecordRef[]>();
+  for (const r of records) {
+    const table = ontology.tableOf(r.section_tipo);
+    if (!table || !isMatrixTable(table)) continue;
+    byTable.set(table, [...(byTable.get(table) ?? []), r]);
+  }
+  const found = new Map<string, RawRecordRow>();
+  const key = (st: string, id: number) => `${st}\u0000${id}`;
+  for (const [table, refs] of byTable) {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT t.section_tipo, t.section_id, ${DATA_COLUMNS.map((c) => `t.${c}`).join(', ')}, t.meta,
+         t.created_at, t.created_by, t.modified_at, t.modified_by
+       FROM ${table} t
+       JOIN jsonb_to_recordset($1::jsonb) AS k(section_tipo text, section_id integer)
+         ON t.section_tipo = k.section_tipo AND t.section_id = k.section_id`,
+      [JSON.stringify(refs)],
+    );
+    for (const row of rows) {
+      const iso = (v: unknown) =>
+        v === null || v === undefined ? null : new Date(v as string).toISOString();
+      const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+      const record = {
+        ...(row as object),
+        section_id: Number(row.section_id),
+        created_at: iso(row.created_at) ?? '',
+        created_by: num(row.created_by),
+        modified_at: iso(row.modified_at),
+        modified_by: num(row.modified_by),
+      } as RawRecordRow;
+      found.set(key(record.section_tipo, record.section_id), record);
+    }
+  }
+  return records.flatMap((r) => {
+    const row = found.get(key(r.section_tipo, r.section_id));
+    return row ? [row] : [];
+  });
+}

@@ -1,0 +1,420 @@
+/**
+ * Sqo -> SQL. Identifiers come only from the closed table/column lists (matrix-tables.ts) and
+ * the ontology (checked again here); every value is a bound parameter. One SELECT per searched
+ * section (a section lives in one table), joined by UNION ALL, each branch carrying
+ * `section_id > 0`, the caller's project scope for that section and the filter.
+ *
+ * How each leaf is answered (docs/work-sqo.md):
+ * - text: the `matrix_string_search` side table (lower(unaccent(value)) with a trigram index,
+ *   migration 4) through LIKE patterns; a record matches when one of its values matches.
+ * - numbers and dates: the component's items (work_jsonb_numeric / work_date_time).
+ * - relations: containment `relation @> {"<tipo>":[{section_tipo, section_id}]}` (the GIN index),
+ *   once with a numeric and once with a text section_id (imported data stores "3").
+ * - a multi-step path: EXISTS over the portal's locators joined to the next section's table.
+ */
+import { COMPONENT_MODELS, isComponentModel } from '../ontology/component-models.js';
+import type { Ontology } from '../ontology/load-ontology.js';
+import { DATA_COLUMNS, type DataColumn, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
+import type { FilterNode, LeafTest, OrderItem, PathStep, Sqo } from './sqo-types.js';
+
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The caller's record scope in a section, as a condition on that section's matrix rows
+ * (placeholders numbered from `firstParam`, columns through `alias`), or undefined when nothing
+ * limits it. search-scope.ts builds it from a user's access.
+ */
+export type ScopeFn = (sectionTipo: string, firstParam: number, alias: string) => SqlCondition | undefined;
+
+/** No scope: every record (system tasks, global admins). */
+export const NO_SCOPE: ScopeFn = () => undefined;
+
+/** A search built for the database: text and its parameters. */
+export interface BuiltQuery {
+  sql: string;
+  params: unknown[];
+}
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+  /** Appends an externally built condition (numbered from the next parameter). */
+  external(build: (firstParam: number) => SqlCondition | undefined): string | undefined {
+    const condition = build(this.values.length + 1);
+    if (!condition) return undefined;
+    this.values.push(...condition.params);
+    return `(${condition.sql})`;
+  }
+}
+
+const arrayOf = (value: string) =>
+  `(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END)`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Checked identifiers: the closed lists, never request text. */
+function tableOf(ontology: Ontology, sectionTipo: string): MatrixTable {
+  const table = ontology.tableOf(sectionTipo);
+  if (!table || !isMatrixTable(table)) throw new Error(`search: ${sectionTipo} has no matrix table`);
+  return table;
+}
+
+function columnOf(ontology: Ontology, tipo: string): DataColumn {
+  const column = ontology.dataColumnOf(tipo);
+  if (!column || !(DATA_COLUMNS as readonly string[]).includes(column)) {
+    throw new Error(`search: ${tipo} is not a component`);
+  }
+  return column;
+}
+
+const ALIAS = /^[a-z][a-z0-9_]*$/;
+
+/** Builds the SQL of one SQO; aliases are numbered so nested paths never collide. */
+export class SqoSqlBuilder {
+  private aliasCount = 0;
+  readonly params = new Params();
+
+  constructor(
+    private readonly ontology: Ontology,
+    private readonly scope: ScopeFn,
+  ) {}
+
+  private alias(prefix: string): string {
+    this.aliasCount += 1;
+    const alias = `${prefix}${this.aliasCount}`;
+    if (!ALIAS.test(alias)) throw new Error('search: bad alias');
+    return alias;
+  }
+
+  scopeOf(sectionTipo: string, alias: string): string | undefined {
+    return this.params.external((first) => this.scope(sectionTipo, first, alias));
+  }
+
+  /** The filter as a condition on the rows of `sectionTipo` seen through `alias`. */
+  filter(node: FilterNode, sectionTipo: string, alias: string): string {
+    if (node.kind === 'group') {
+      const parts = node.children.map((c) => this.filter(c, sectionTipo, alias));
+      if (node.op === '$not') return `NOT (${parts.join(' AND ')})`;
+      return `(${parts.join(node.op === '$and' ? ' AND ' : ' OR ')})`;
+    }
+    const first = node.path[0]!;
+    // A leaf about another section of a multi-section SQO does not hold in this one.
+    if (first.section_tipo !== undefined && first.section_tipo !== sectionTipo) return 'FALSE';
+    return this.leafAt(node.path, 0, alias, (a, step) => this.tests(node.tests, step, a, node.lang));
+  }
+
+  /**
+   * Walks `path` from step `i` on the row `alias`: the last step is tested by `test`, every
+   * earlier one hops through its locators into the next section's table.
+   */
+  private leafAt(
+    path: PathStep[],
+    i: number,
+    alias: string,
+    test: (alias: string, step: PathStep) => string,
+  ): string {
+    const step = path[i]!;
+    if (i === path.length - 1) return test(alias, step);
+    const next = path[i + 1]!;
+    const nextSection = next.section_tipo!;
+    const nextTable = tableOf(this.ontology, nextSection);
+    const l = this.alias('l');
+    const h = this.alias('h');
+    const value = `${alias}.${columnOf(this.ontology, step.component_tipo)} -> ${this.params.add(step.component_tipo, '::text')}`;
+    const sectionParam = this.params.add(nextSection, '::text');
+    const scope = this.scopeOf(nextSection, h);
+    return `EXISTS (SELECT 1 FROM jsonb_array_elements(${arrayOf(value)}) AS ${l}(v)
+      JOIN ${nextTable} ${h} ON ${h}.section_tipo = ${sectionParam}
+        AND ${h}.section_id = (CASE WHEN ${l}.v ->> 'section_id' ~ '^-?[0-9]{1,9}$' THEN (${l}.v ->> 'section_id')::integer END)
+      WHERE ${l}.v ->> 'section_tipo' = ${sectionParam} AND ${h}.section_id > 0${scope ? ` AND ${scope}` : ''}
+        AND ${this.leafAt(path, i + 1, h, test)})`;
+  }
+
+  private tests(tests: LeafTest[], step: PathStep, alias: string, lang: string | undefined): string {
+    const parts = tests.map((t) => this.test(t, step, alias, lang));
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
+  }
+
+  private test(test: LeafTest, step: PathStep, alias: string, lang: string | undefined): string {
+    const tipo = step.component_tipo;
+    if (tipo === 'section_id' || tipo === 'id') return this.structural(test, `${alias}.section_id`, alias);
+    if (tipo === 'section_tipo') return this.structural(test, `${alias}.section_tipo`, alias);
+    const node = this.ontology.node(tipo);
+    if (!node || !isComponentModel(node.model)) throw new Error(`search: ${tipo} is not a component`);
+    const column = COMPONENT_MODELS[node.model].column;
+    if (column === 'string') return this.textTest(test, tipo, alias, lang);
+    const items = () =>
+      arrayOf(`${alias}.${columnOf(this.ontology, tipo)} -> ${this.params.add(tipo, '::text')}`);
+    if (test.kind === 'presence') {
+      const e = this.alias('e');
+      const any =
+        column === 'number'
+          ? `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE work_jsonb_numeric(${e}.v -> 'value') IS NOT NULL)`
+          : column === 'date'
+            ? `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE work_date_time(${e}.v -> 'start') IS NOT NULL)`
+            : `jsonb_array_length(${items()}) > 0`;
+      return test.present ? any : `NOT ${any}`;
+    }
+    if (test.kind === 'range' && (column === 'number' || column === 'date')) {
+      const e = this.alias('e');
+      const expr =
+        column === 'number' ? `work_jsonb_numeric(${e}.v -> 'value')` : `work_date_time(${e}.v -> 'start')`;
+      const cond = `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE ${this.bounds(expr, test)})`;
+      return test.negate ? `NOT ${cond}` : cond;
+    }
+    if (test.kind === 'locators' && column === 'relation') {
+      const parts = test.locators.flatMap((l) =>
+        [l.section_id, String(l.section_id)].map(
+          (id) =>
+            `${alias}.relation @> ${this.params.add(JSON.stringify({ [tipo]: [{ section_tipo: l.section_tipo, section_id: id }] }), '::jsonb')}`,
+        ),
+      );
+      const cond = `(${parts.join(' OR ')})`;
+      return test.negate ? `NOT ${cond}` : cond;
+    }
+    throw new Error(`search: test ${test.kind} does not apply to ${tipo}`);
+  }
+
+  private bounds(expr: string, test: Extract<LeafTest, { kind: 'range' }>): string {
+    const parts = [`${expr} IS NOT NULL`];
+    if (test.lower)
+      parts.push(
+        `${expr} ${test.lower.inclusive ? '>=' : '>'} ${this.params.add(String(test.lower.value), '::numeric')}`,
+      );
+    if (test.upper)
+      parts.push(
+        `${expr} ${test.upper.inclusive ? '<=' : '<'} ${this.params.add(String(test.upper.value), '::numeric')}`,
+      );
+    return parts.join(' AND ');
+  }
+
+  private structural(test: LeafTest, column: string, alias: string): string {
+    if (test.kind === 'presence') return test.present ? 'TRUE' : 'FALSE';
+    if (test.kind === 'range') {
+      const cond = this.bounds(column, test);
+      return test.negate ? `NOT (${cond})` : `(${cond})`;
+    }
+    if (test.kind === 'text') {
+      const cond = `${column} = ANY(ARRAY(SELECT jsonb_array_elements_text(${this.params.add(JSON.stringify(test.words), '::jsonb')})))`;
+      return test.negate ? `NOT (${cond})` : cond;
+    }
+    throw new Error(`search: test ${test.kind} does not apply to ${alias} structural columns`);
+  }
+
+  /** Text: through the normalised side table (trigram index). */
+  private textTest(test: LeafTest, tipo: string, alias: string, lang: string | undefined): string {
+    const s = this.alias('s');
+    const where = [`${s}.component_tipo = ${this.params.add(tipo, '::text')}`];
+    if (lang !== undefined) where.push(`${s}.lang = ${this.params.add(lang, '::text')}`);
+    let negate = false;
+    if (test.kind === 'presence') {
+      where.push(`${s}.value_norm <> ''`);
+      negate = !test.present;
+    } else if (test.kind === 'text') {
+      negate = test.negate;
+      for (const word of test.words) {
+        const w = escapeLike(word);
+        const pattern =
+          test.op === 'contains'
+            ? `%${w}%`
+            : test.op === 'begins'
+              ? `${w}%`
+              : test.op === 'ends'
+                ? `%${w}`
+                : w;
+        where.push(`${s}.value_norm LIKE lower(unaccent(${this.params.add(pattern, '::text')}))`);
+      }
+    } else {
+      throw new Error(`search: test ${test.kind} does not apply to text ${tipo}`);
+    }
+    const cond = `(${alias}.section_tipo, ${alias}.section_id) IN (SELECT ${s}.section_tipo, ${s}.section_id
+      FROM matrix_string_search ${s} WHERE ${where.join(' AND ')})`;
+    return negate ? `NOT ${cond}` : cond;
+  }
+
+  /**
+   * The value a record is ordered by for one order item: text (lower, unaccented; the item in
+   * `lang` for translatable components) or numeric; NULL when the record has none.
+   */
+  orderValue(
+    item: OrderItem,
+    sectionTipo: string,
+    alias: string,
+    lang: string,
+  ): { sql: string; text: boolean } {
+    const last = item.path[item.path.length - 1]!;
+    const text = this.orderIsText(last);
+    const first = item.path[0]!;
+    if (first.section_tipo !== undefined && first.section_tipo !== sectionTipo) {
+      return { sql: text ? 'NULL::text' : 'NULL::numeric', text };
+    }
+    return { sql: this.orderAt(item.path, 0, alias, item.lang ?? lang), text };
+  }
+
+  orderIsText(step: PathStep): boolean {
+    if (step.component_tipo === 'section_tipo') return true;
+    return this.ontology.dataColumnOf(step.component_tipo) === 'string';
+  }
+
+  private orderAt(path: PathStep[], i: number, alias: string, lang: string): string {
+    const step = path[i]!;
+    const tipo = step.component_tipo;
+    if (i < path.length - 1) {
+      const next = path[i + 1]!;
+      const nextSection = next.section_tipo!;
+      const l = this.alias('l');
+      const h = this.alias('h');
+      const value = `${alias}.${columnOf(this.ontology, tipo)} -> ${this.params.add(tipo, '::text')}`;
+      const sectionParam = this.params.add(nextSection, '::text');
+      return `(SELECT ${this.orderAt(path, i + 1, h, lang)}
+        FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY AS ${l}(v, n)
+        JOIN ${tableOf(this.ontology, nextSection)} ${h} ON ${h}.section_tipo = ${sectionParam}
+          AND ${h}.section_id = (CASE WHEN ${l}.v ->> 'section_id' ~ '^-?[0-9]{1,9}$' THEN (${l}.v ->> 'section_id')::integer END)
+        WHERE ${l}.v ->> 'section_tipo' = ${sectionParam}
+        ORDER BY ${l}.n LIMIT 1)`;
+    }
+    if (tipo === 'section_id' || tipo === 'id') return `${alias}.section_id::numeric`;
+    if (tipo === 'section_tipo') return `${alias}.section_tipo`;
+    const column = columnOf(this.ontology, tipo);
+    const value = `${alias}.${column} -> ${this.params.add(tipo, '::text')}`;
+    const e = this.alias('e');
+    const items = `jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY AS ${e}(v, n)`;
+    switch (column) {
+      case 'string': {
+        const translatable = this.ontology.node(tipo)?.translatable === true;
+        const langCond = translatable ? `${e}.v ->> 'lang' = ${this.params.add(lang, '::text')} AND ` : '';
+        return `(SELECT NULLIF(lower(unaccent(${e}.v ->> 'value')), '') FROM ${items}
+          WHERE ${langCond}jsonb_typeof(${e}.v -> 'value') = 'string' AND ${e}.v ->> 'value' <> ''
+          ORDER BY ${e}.n LIMIT 1)`;
+      }
+      case 'number':
+        return `(SELECT work_jsonb_numeric(${e}.v -> 'value') FROM ${items}
+          WHERE work_jsonb_numeric(${e}.v -> 'value') IS NOT NULL ORDER BY ${e}.n LIMIT 1)`;
+      case 'date':
+        return `(SELECT work_date_time(${e}.v -> 'start') FROM ${items}
+          WHERE work_date_time(${e}.v -> 'start') IS NOT NULL ORDER BY ${e}.n LIMIT 1)`;
+      case 'relation':
+        return `(SELECT (${e}.v ->> 'section_id')::numeric FROM ${items}
+          WHERE ${e}.v ->> 'section_id' ~ '^-?[0-9]{1,9}$' ORDER BY ${e}.n LIMIT 1)`;
+      default:
+        throw new Error(`search: ${tipo} cannot be ordered by`);
+    }
+  }
+}
+
+/** How a branch is restricted besides the filter: a fixed record set or "points at". */
+export interface BranchOptions {
+  /** Related mode: records holding a locator to one of these (optionally from one component). */
+  relatedTo?: { section_tipo: string; section_id: number; tipo?: string }[];
+}
+
+/** Relation components of a section (the keys of its `relation` column). */
+function relationComponents(ontology: Ontology, sectionTipo: string): string[] {
+  return ontology
+    .sectionComponents(sectionTipo)
+    .filter((c) => isComponentModel(c.model) && COMPONENT_MODELS[c.model].relation)
+    .map((c) => c.tipo);
+}
+
+/**
+ * The UNION ALL of one branch per section, each projecting section_tipo, section_id, the order
+ * keys (k0, k1 ...) and `fl_ord` (the position in filter_by_locators, or NULL).
+ */
+export function buildSearchUnion(
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+  sections: readonly string[],
+  options: BranchOptions = {},
+):
+  | { builder: SqoSqlBuilder; union: string; orderKeys: { text: boolean; direction: 'ASC' | 'DESC' }[] }
+  | undefined {
+  const b = new SqoSqlBuilder(ontology, scope);
+  const p = b.params;
+  const related = options.relatedTo !== undefined;
+  const locators = related ? undefined : sqo.filter_by_locators;
+  const orderKeys = (sqo.order ?? []).map((o) => ({
+    text: b.orderIsText(o.path[o.path.length - 1]!),
+    direction: o.direction,
+  }));
+  const branches: string[] = [];
+  for (const sectionTipo of sections) {
+    const table = tableOf(ontology, sectionTipo);
+    const r = 'r0';
+    // What decides that a branch selects nothing is settled before any parameter is bound.
+    const pointing: [string, unknown][] = [];
+    if (related) {
+      const components = relationComponents(ontology, sectionTipo);
+      for (const target of options.relatedTo ?? []) {
+        for (const tipo of components) {
+          if (target.tipo !== undefined && target.tipo !== tipo) continue;
+          for (const id of [target.section_id, String(target.section_id)]) {
+            pointing.push([tipo, { section_tipo: target.section_tipo, section_id: id }]);
+          }
+        }
+      }
+      if (pointing.length === 0) continue;
+    }
+    const mine: { sid: number; ord: number }[] = [];
+    if (locators) {
+      const seen = new Set<number>();
+      locators.forEach((l, i) => {
+        if (l.section_tipo !== sectionTipo || seen.has(l.section_id)) return;
+        seen.add(l.section_id);
+        mine.push({ sid: l.section_id, ord: i + 1 });
+      });
+      if (mine.length === 0 && !(sqo.filter && sqo.filter_by_locators_op === 'OR')) continue;
+    }
+    const where = [`${r}.section_tipo = ${p.add(sectionTipo, '::text')}`, `${r}.section_id > 0`];
+    const scopeSql = b.scopeOf(sectionTipo, r);
+    if (scopeSql) where.push(scopeSql);
+    let join = '';
+    let flOrd = 'NULL::integer';
+    if (related) {
+      const conditions = pointing.map(
+        ([tipo, target]) => `${r}.relation @> ${p.add(JSON.stringify({ [tipo]: [target] }), '::jsonb')}`,
+      );
+      where.push(`(${conditions.join(' OR ')})`);
+    } else {
+      const filterSql = sqo.filter ? b.filter(sqo.filter, sectionTipo, r) : undefined;
+      if (locators) {
+        const set = `jsonb_to_recordset(${p.add(JSON.stringify(mine), '::jsonb')}) AS fl(sid integer, ord integer)`;
+        if (filterSql && sqo.filter_by_locators_op === 'OR') {
+          join = `LEFT JOIN ${set} ON fl.sid = ${r}.section_id`;
+          where.push(`(fl.ord IS NOT NULL OR ${filterSql})`);
+        } else {
+          join = `JOIN ${set} ON fl.sid = ${r}.section_id`;
+          if (filterSql) where.push(filterSql);
+        }
+        flOrd = 'fl.ord';
+      } else if (filterSql) {
+        where.push(filterSql);
+      }
+    }
+    const keys = (sqo.order ?? []).map((o, i) => `${b.orderValue(o, sectionTipo, r, sqo.lang).sql} AS k${i}`);
+    branches.push(
+      `SELECT ${r}.section_tipo, ${r}.section_id, ${flOrd} AS fl_ord${keys.map((k) => `, ${k}`).join('')}
+       FROM ${table} ${r} ${join}
+       WHERE ${where.join(' AND ')}`,
+    );
+  }
+  if (branches.length === 0) return undefined;
+  return { builder: b, union: branches.join('\nUNION ALL\n'), orderKeys };
+}
+
+/** ORDER BY of the union: order keys (NULLS LAST), else the locators' order, then section_id. */
+export function orderByOf(
+  orderKeys: { text: boolean; direction: 'ASC' | 'DESC' }[],
+  hasLocators: boolean,
+): string {
+  const parts = orderKeys.map((k, i) => `u.k${i}${k.text ? ' COLLATE "C"' : ''} ${k.direction} NULLS LAST`);
+  if (parts.length === 0 && hasLocators) parts.push('u.fl_ord ASC NULLS LAST');
+  parts.push('u.section_id ASC', 'u.section_tipo ASC');
+  return parts.join(', ');
+}
