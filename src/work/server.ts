@@ -28,6 +28,11 @@ export interface RunningWorkServer {
 export interface WorkServerOptions {
   /** The time source for sessions and throttling (tests move it instead of sleeping). */
   clock?: Clock;
+  /**
+   * Tests only: wraps the database client the server uses, so a test can make a statement fail
+   * inside a transaction and check that nothing of it was kept.
+   */
+  wrapDb?: (db: SqlClient) => SqlClient;
 }
 
 export async function startWorkServer(
@@ -35,7 +40,8 @@ export async function startWorkServer(
   options: WorkServerOptions = {},
 ): Promise<RunningWorkServer> {
   const ontology = loadOntology();
-  const db = await openSqlClient(config.database);
+  const opened = await openSqlClient(config.database);
+  const db = options.wrapDb ? options.wrapDb(opened) : opened;
   let app: FastifyInstance | undefined;
   try {
     const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });

@@ -4,7 +4,7 @@
  * (one per simulated browser) and a clock the test moves instead of sleeping.
  */
 import { loadWorkConfig } from '../../src/work/config.js';
-import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
+import { type RunningWorkServer, startWorkServer, type WorkServerOptions } from '../../src/work/server.js';
 import type { FreshDatabase, WorkEngineCase } from './work-engines.js';
 
 export interface WorkAnswer {
@@ -75,6 +75,7 @@ function storeCookies(jar: Map<string, string>, headers: Headers): void {
 export async function startTestWorkServer(
   engine: WorkEngineCase,
   env: Record<string, string> = {},
+  options: Pick<WorkServerOptions, 'wrapDb'> = {},
 ): Promise<WorkServerHandle> {
   const fresh: FreshDatabase = await engine.freshDatabase();
   const config = loadWorkConfig({
@@ -85,7 +86,7 @@ export async function startTestWorkServer(
     ...env,
   });
   const clock = testClock();
-  const server = await startWorkServer(config, { clock: () => clock.now() });
+  const server = await startWorkServer(config, { ...options, clock: () => clock.now() });
   const browser = (): WorkBrowser => {
     const b: WorkBrowser = {
       cookies: new Map(),

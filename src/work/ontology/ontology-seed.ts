@@ -5,8 +5,8 @@
  *
  * The tipos WORK-MODEL.md names are used as named. The few it leaves open are ours and marked
  * "(ours)": the root area dd1, the areas oh0, rsc0 and dd207, the groupers oh2/oh3, the
- * yes/no value dd62, the interview date oh29 and project filter oh22, and the activity
- * components dd543..dd551.
+ * yes/no value dd62, the interview date oh29 and project filter oh22, the activity
+ * components dd543..dd551, and the computed full name rsc9001 of people.
  */
 import type { OntologySeed } from './ontology-schema.js';
 
@@ -129,6 +129,14 @@ export const ONTOLOGY_SEED = {
       parent: 'rsc197',
       model: 'component_date',
       label: { 'lg-eng': 'Date of birth', 'lg-spa': 'Fecha de nacimiento' },
+    },
+    {
+      // Computed (ours): recomputed by every save of name or surname, never saved directly.
+      tipo: 'rsc9001',
+      parent: 'rsc197',
+      model: 'component_input_text',
+      properties: { computed: { from: ['rsc85', 'rsc86'], join: ' ' } },
+      label: { 'lg-eng': 'Full name', 'lg-spa': 'Nombre completo' },
     },
     {
       tipo: 'rsc167',

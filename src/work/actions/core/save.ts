@@ -1,10 +1,283 @@
-/** Placeholder: this action is being built (issue 8). */
-import type { ActionDefinition } from '../../dispatch/action-registry.js';
+/**
+ * `dd_core_api.save`: applies `data.changed_data` to one component of one record and answers the
+ * refreshed component (`{context, data}`, as a component read) (DEDALO-WORK-REFERENCE.md 3.8,
+ * WORK-MODEL.md "Wire details" and "Interoperability").
+ *
+ * Order: fields type-checked -> section and component known -> section writable (dd542 never)
+ * -> level >= 2 on (section_tipo, tipo), record exists, record in the caller's projects ->
+ * values checked against the model -> passwords hashed (before the transaction: hashing takes
+ * tens of milliseconds and must not hold the row lock) -> one transaction (records/save-component.ts)
+ * -> echo read inside it -> permission caches dropped for saved users and profiles.
+ *
+ * The client's whole data item sent beside `changed_data` is ignored: only `changed_data` is
+ * trusted. `source.mode: 'search'` persists nothing and echoes the value (the search panel keeps
+ * its state this way); it needs only read access.
+ */
+
+import { hashPassword } from '../../auth/password-hash.js';
+import { assertCan, type UserAccess } from '../../auth/permissions.js';
+import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
+import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
+import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
+import { NO_LANG } from '../../ontology/load-ontology.js';
+import { readComponent } from '../../read/component-read.js';
+import type { ReadResult } from '../../read/read-types.js';
+import { saveComponentIn } from '../../records/save-component.js';
+import type { RecordKey } from '../../store/records.js';
+import { type Fields, objectField, optionalObject, optionalString } from '../rqo-fields.js';
+import {
+  assertRecordAccess,
+  assertWritableSection,
+  callerAccess,
+  requireComponent,
+  requireRecordId,
+  requireSection,
+} from './record-access.js';
+
+/** Most change objects one save may carry. */
+export const MAX_CHANGES = 1000;
+/** Relation echo page size when the client sends none, and the largest it may ask for. */
+export const DEFAULT_ECHO_LIMIT = 10;
+const MAX_ECHO_LIMIT = 1000;
+/** A password is at least this long (and at most MAX_PASSWORD, bounding the hashing work). */
+export const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 1024;
+
+const USERS_SECTION = 'dd128';
+const PROFILES_SECTION = 'dd234';
+
+const isObject = (v: unknown): v is Fields => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** An optional non-negative integer field of a change object (`id`, `key`); `false` counts as absent. */
+function optionalIndex(item: Fields, name: string, path: string): number | undefined {
+  const value = Object.hasOwn(item, name) ? item[name] : undefined;
+  if (value === undefined || value === null || value === false) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new WorkError('rqo.invalid_field', `${path}.${name} must be a non-negative integer`);
+  }
+  return value;
+}
+
+function parseChanges(data: Fields): ChangeObject[] {
+  const raw = Object.hasOwn(data, 'changed_data') ? data.changed_data : undefined;
+  if (!Array.isArray(raw)) throw new WorkError('rqo.invalid_field', 'data.changed_data must be an array');
+  if (raw.length === 0)
+    throw new WorkError('rqo.invalid_field', 'data.changed_data is empty: nothing to save');
+  if (raw.length > MAX_CHANGES) {
+    throw new WorkError('rqo.invalid_field', `data.changed_data holds more than ${MAX_CHANGES} changes`);
+  }
+  return raw.map((item, n) => {
+    const path = `data.changed_data[${n}]`;
+    if (!isObject(item)) throw new WorkError('rqo.invalid_field', `${path} must be an object`);
+    const action = Object.hasOwn(item, 'action') ? item.action : undefined;
+    if (typeof action !== 'string' || !(CHANGE_ACTIONS as readonly string[]).includes(action)) {
+      throw new WorkError('rqo.invalid_field', `${path}.action must be one of ${CHANGE_ACTIONS.join(', ')}`);
+    }
+    const change: ChangeObject = {
+      action: action as ChangeActionName,
+      value: Object.hasOwn(item, 'value') ? item.value : null,
+    };
+    const id = optionalIndex(item, 'id', path);
+    const key = optionalIndex(item, 'key', path);
+    if (id !== undefined) change.id = id;
+    if (key !== undefined) change.key = key;
+    return change;
+  });
+}
+
+/** `data.pagination`: the echo page of a relation (limit 1..1000, offset >= 0). */
+function parsePagination(data: Fields): { limit: number; offset?: number } {
+  const pagination = optionalObject(data, 'pagination', 'data.pagination') ?? {};
+  const int = (name: string, min: number, max: number): number | undefined => {
+    const v = pagination[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) {
+      throw new WorkError(
+        'rqo.invalid_field',
+        `data.pagination.${name} must be an integer from ${min} to ${max}`,
+      );
+    }
+    return v;
+  };
+  const offset = int('offset', 0, Number.MAX_SAFE_INTEGER);
+  return {
+    limit: int('limit', 1, MAX_ECHO_LIMIT) ?? DEFAULT_ECHO_LIMIT,
+    ...(offset !== undefined ? { offset } : {}),
+  };
+}
+
+/** The change's language: the allowlist's, and a real language for translatable components. */
+function resolveLang(ctx: ActionContext, source: Fields, spec: ComponentSpec): string {
+  const lang = optionalString(source, 'lang', 'source.lang', 32) ?? NO_LANG;
+  if (!ctx.ontology.isLanguage(lang)) {
+    throw new WorkError('lang.not_allowed', `source.lang "${lang}" is not in the language allowlist`);
+  }
+  if (!spec.translatable) return NO_LANG;
+  if (lang === NO_LANG) {
+    throw new WorkError(
+      'rqo.invalid_field',
+      `source.lang: ${spec.tipo} is translatable and needs a data language`,
+    );
+  }
+  return lang;
+}
+
+/** The clear passwords of the changes, checked and replaced by their Argon2id hashes. */
+async function hashPasswords(spec: ComponentSpec, changes: ChangeObject[]): Promise<ChangeObject[]> {
+  const hashOne = async (raw: unknown, path: string) => {
+    const clear = isObject(raw) && Object.hasOwn(raw, 'value') ? raw.value : raw;
+    if (typeof clear !== 'string' || clear.length < MIN_PASSWORD || clear.length > MAX_PASSWORD) {
+      throw invalidValue(spec, `${path} must be a string of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
+    }
+    const value = await hashPassword(clear);
+    return isObject(raw) ? { ...raw, value } : value;
+  };
+  const out: ChangeObject[] = [];
+  for (const [n, change] of changes.entries()) {
+    const path = `changed_data[${n}].value`;
+    if (change.action === 'insert' || change.action === 'update') {
+      out.push({ ...change, value: await hashOne(change.value, path) });
+    } else if (change.action === 'set_data' && Array.isArray(change.value)) {
+      const values = [];
+      for (const [k, v] of change.value.entries()) values.push(await hashOne(v, `${path}[${k}]`));
+      out.push({ ...change, value: values });
+    } else {
+      out.push(change);
+    }
+  }
+  return out;
+}
+
+/** The relation echo shows the page of the new item after an insert (the last page). */
+function echoPagination(
+  changes: readonly ChangeObject[],
+  total: number,
+  requested: { limit: number; offset?: number },
+) {
+  const { limit } = requested;
+  const appended = changes.some((c) => c.action === 'insert' || c.action === 'add_new_element');
+  if (appended || requested.offset === undefined) {
+    const offset = !appended || limit >= total ? 0 : limit * (Math.ceil(total / limit) - 1);
+    return { limit, offset };
+  }
+  return { limit, offset: requested.offset };
+}
+
+/** A password's value never leaves the server, whatever the reader put in the echo. */
+function withoutPasswords(result: ReadResult, spec: ComponentSpec): ReadResult {
+  if (spec.kind !== 'password') return result;
+  return {
+    ...result,
+    data: result.data.map((item) =>
+      item.tipo === spec.tipo
+        ? { ...item, entries: item.entries.map((e) => ({ id: (e as { id?: unknown }).id, lang: NO_LANG })) }
+        : item,
+    ),
+  };
+}
+
+/** Deadlocks and serialisation failures between concurrent saves: the client may retry. */
+function isRetryableConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === '40P01' || code === '40001';
+}
+
+function searchEcho(spec: ComponentSpec, key: RecordKey, lang: string, changes: readonly ChangeObject[]) {
+  return {
+    context: [],
+    data: [
+      {
+        tipo: spec.tipo,
+        section_tipo: key.section_tipo,
+        section_id: key.section_id,
+        mode: 'search',
+        lang,
+        from_component_tipo: spec.tipo,
+        entries: changes[0]?.value === null || changes[0]?.value === undefined ? [] : [changes[0].value],
+      },
+    ],
+  };
+}
 
 export const saveAction: ActionDefinition = {
   needsSession: true,
-  handle: async () => {
-    throw new WorkError('request.unknown_action', 'Not built yet');
+  writes: true,
+  handle: async (ctx) => {
+    const source = objectField(ctx.rqo, 'source');
+    const data = objectField(ctx.rqo, 'data');
+    const section = requireSection(ctx, source.section_tipo, 'source.section_tipo');
+    const node = requireComponent(ctx, section, source.tipo, 'source.tipo');
+    const sectionId = requireRecordId(ctx, source.section_id, 'source.section_id');
+    const mode = optionalString(source, 'mode', 'source.mode', 32) ?? 'edit';
+    // Accepted for dataframe-aware clients; dataframes are not modelled yet.
+    optionalObject(source, 'caller_dataframe', 'source.caller_dataframe');
+    const spec = componentSpec(ctx.ontology, node);
+    const lang = resolveLang(ctx, source, spec);
+    let changes = parseChanges(data);
+    const pagination = parsePagination(data);
+    const key: RecordKey = { section_tipo: section.tipo, section_id: sectionId };
+    const access: UserAccess = await callerAccess(ctx);
+
+    if (mode === 'search') {
+      assertCan(access, 'read', section.tipo, spec.tipo);
+      return { data: searchEcho(spec, key, lang, changes) };
+    }
+
+    assertWritableSection(section);
+    await assertRecordAccess(ctx, access, 'save', key, spec.tipo);
+    if (spec.computed) {
+      throw invalidValue(spec, `is computed from ${spec.computed.from.join(', ')}: save those instead`);
+    }
+    if (spec.kind === 'password') changes = await hashPasswords(spec, changes);
+
+    let saved: { echo: ReadResult; created: number[] };
+    try {
+      saved = await ctx.db.transaction(async (tx) => {
+        const outcome = await saveComponentIn(tx, ctx.ontology, {
+          key,
+          spec,
+          lang,
+          changes,
+          userId: access.userId,
+          projectIds: access.projectIds,
+          now: ctx.now,
+        });
+        const echo = await readComponent(
+          ctx,
+          access,
+          {
+            sectionTipo: key.section_tipo,
+            sectionId: key.section_id,
+            tipo: spec.tipo,
+            mode,
+            lang,
+            ...(spec.kind === 'relation'
+              ? { pagination: echoPagination(changes, outcome.items.length, pagination) }
+              : {}),
+          },
+          tx,
+        );
+        return { echo, created: outcome.createdSectionIds };
+      });
+    } catch (err) {
+      if (isRetryableConflict(err)) {
+        throw new WorkError(
+          'resource.conflict',
+          `${spec.tipo}: a concurrent save got in the way; send it again`,
+        );
+      }
+      throw err;
+    }
+
+    // The database trigger already bumped the permissions version for other instances.
+    if (key.section_tipo === USERS_SECTION) ctx.permissions.engine.invalidateUser(key.section_id);
+    if (key.section_tipo === PROFILES_SECTION) ctx.permissions.engine.invalidateProfiles();
+
+    const created = saved.created.at(-1);
+    return {
+      data: withoutPasswords(saved.echo, spec),
+      ...(created !== undefined ? { extensions: { created_section_id: created } } : {}),
+    };
   },
 };
