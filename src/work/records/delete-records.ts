@@ -1,0 +1,193 @@
+/**
+ * Deleting records of one section inside a caller's transaction, in one of the two modes of
+ * `dd_core_api.delete`:
+ * - `delete_data` keeps the row (its section_id stays taken) and empties every component except
+ *   the project filter. Keeping the filter keeps the emptied record inside the same projects, so
+ *   the people who could see it still can (and can fill it again), instead of it moving to the
+ *   default project as upstream's TS port does. A whole-record snapshot and one history row per
+ *   emptied component (per language) keep every value recoverable.
+ * - `delete_record` takes the snapshot first, removes every locator pointing at the record from
+ *   the other records (each rewritten component gets its history row), then removes the row.
+ *   A record whose children component (model component_relation_children, e.g. ts1 hierarchy49)
+ *   is not empty is not deleted: it is reported back so the action can say so in one notice.
+ * Each deleted record gets an activity row ('delete'). There is no ontology-main section in our
+ * ontology (no `<tld>0` ontology records, no hierarchy1), so upstream's cascade delete of an
+ * ontology TLD is not supported: nothing here would cascade.
+ *
+ * The activity log (matrix_activity) is not searched for inbound locators: its rows say who did
+ * what (dd543 points at the user) and are an audit trail written only by the server; rewriting
+ * them would falsify history. Every other matrix table is.
+ */
+import type { Ontology } from '../ontology/load-ontology.js';
+import { NO_LANG } from '../ontology/load-ontology.js';
+import { logActivity } from '../store/activity.js';
+import { recordComponentHistory, recordSnapshot } from '../store/history.js';
+import { DATA_COLUMNS, type DataColumn, MATRIX_TABLES, type MatrixTable } from '../store/matrix-tables.js';
+import {
+  clearRecordData,
+  componentItems,
+  deleteRecordRow,
+  lastItemId,
+  type MatrixRow,
+  readRecord,
+  recordsPointingAt,
+  writeComponent,
+} from '../store/record-rows.js';
+import type { RecordKey } from '../store/records.js';
+import type { SqlQueryable } from '../store/sql-client.js';
+import { projectFilterOf, writableSectionTable } from './create-record.js';
+
+export const DELETE_MODES = ['delete_data', 'delete_record'] as const;
+export type DeleteMode = (typeof DELETE_MODES)[number];
+
+/** Tables searched for locators pointing at a deleted record (see the module comment). */
+export const INVERSE_REFERENCE_TABLES: readonly MatrixTable[] = MATRIX_TABLES.filter(
+  (t) => t !== 'matrix_activity',
+);
+
+export interface DeleteRecordsArgs {
+  sectionTipo: string;
+  /** Records to delete, in order; ids that no longer exist are skipped. */
+  ids: readonly number[];
+  mode: DeleteMode;
+  userId: number;
+  now: Date;
+}
+
+export interface DeleteRecordsOutcome {
+  /** Records deleted (emptied, for delete_data), in the order asked. */
+  deleted: number[];
+  /** Records kept because they have children (delete_record only). */
+  refusedWithChildren: number[];
+  /** Asked for but not found (already gone). */
+  missing: number[];
+}
+
+const pointsAt = (item: unknown, target: RecordKey): boolean => {
+  if (typeof item !== 'object' || item === null) return false;
+  const { section_tipo, section_id } = item as { section_tipo?: unknown; section_id?: unknown };
+  // Imported data may hold the id as a string ("12"): compare as text.
+  return section_tipo === target.section_tipo && String(section_id) === String(target.section_id);
+};
+
+/** The languages of a component's items (lg-nolan for items without one). */
+function langsOf(items: readonly unknown[]): string[] {
+  const langs = new Set<string>();
+  for (const item of items) {
+    const lang = (item as { lang?: unknown } | null)?.lang;
+    langs.add(typeof lang === 'string' ? lang : NO_LANG);
+  }
+  return [...langs];
+}
+
+/** True when a children component of the section holds anything. */
+function hasChildren(ontology: Ontology, row: MatrixRow): boolean {
+  return ontology
+    .sectionComponents(row.section_tipo)
+    .some(
+      (c) =>
+        c.model === 'component_relation_children' &&
+        componentItems(row, ontology.dataColumnOf(c.tipo) ?? 'relation', c.tipo).length > 0,
+    );
+}
+
+/**
+ * Removes every locator pointing at `target` from the records of every searched table (the
+ * target itself excluded: its row is about to go), one history row per rewritten component.
+ */
+async function removeInboundReferences(
+  tx: SqlQueryable,
+  target: RecordKey,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  for (const table of INVERSE_REFERENCE_TABLES) {
+    const pointing = await recordsPointingAt(tx, table, target);
+    for (const found of pointing) {
+      const key = { section_tipo: found.section_tipo, section_id: Number(found.section_id) };
+      if (key.section_tipo === target.section_tipo && key.section_id === target.section_id) continue;
+      // Re-read under a lock: a save committed since the search must not be overwritten.
+      const row = await readRecord(tx, table, key, { forUpdate: true });
+      if (!row) continue;
+      for (const [tipo, value] of Object.entries(row.relation ?? {})) {
+        if (!Array.isArray(value) || !value.some((item) => pointsAt(item, target))) continue;
+        const kept = value.filter((item) => !pointsAt(item, target));
+        await writeComponent(tx, table, key, 'relation', tipo, kept, lastItemId(row, tipo), userId, now);
+        await recordComponentHistory(tx, { key, tipo, lang: NO_LANG, items: kept, userId, when: now });
+      }
+    }
+  }
+}
+
+/**
+ * Empties the record's components except the project filter; one history row per emptied
+ * component and language, holding the (empty) value written.
+ */
+async function clearData(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  table: MatrixTable,
+  row: MatrixRow,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  const key = { section_tipo: row.section_tipo, section_id: Number(row.section_id) };
+  const filterTipo = projectFilterOf(ontology, row.section_tipo)?.tipo;
+  const keep: Partial<Record<DataColumn, Record<string, unknown[]>>> = {};
+  for (const column of DATA_COLUMNS) {
+    for (const [tipo, items] of Object.entries(row[column] ?? {})) {
+      if (tipo === filterTipo) {
+        keep[column] = { ...keep[column], [tipo]: items };
+        continue;
+      }
+      if (!Array.isArray(items) || items.length === 0) continue;
+      for (const lang of langsOf(items)) {
+        await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
+      }
+    }
+  }
+  await clearRecordData(tx, table, key, userId, now, keep);
+}
+
+/**
+ * Deletes `args.ids` of one section in `args.mode`. Run inside `db.transaction`: a failure
+ * anywhere leaves every record as it was. The caller has checked levels and project scope.
+ */
+export async function deleteRecordsIn(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  args: DeleteRecordsArgs,
+): Promise<DeleteRecordsOutcome> {
+  const { table } = writableSectionTable(ontology, args.sectionTipo);
+  const outcome: DeleteRecordsOutcome = { deleted: [], refusedWithChildren: [], missing: [] };
+  for (const id of [...new Set(args.ids)]) {
+    const key = { section_tipo: args.sectionTipo, section_id: id };
+    const row = await readRecord(tx, table, key, { forUpdate: true });
+    if (!row) {
+      outcome.missing.push(id);
+      continue;
+    }
+    if (args.mode === 'delete_record') {
+      if (hasChildren(ontology, row)) {
+        outcome.refusedWithChildren.push(id);
+        continue;
+      }
+      // The snapshot comes first: everything after it may change the row or remove it.
+      await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
+      await removeInboundReferences(tx, key, args.userId, args.now);
+      await deleteRecordRow(tx, table, key);
+    } else {
+      await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
+      await clearData(tx, ontology, table, row, args.userId, args.now);
+    }
+    await logActivity(tx, {
+      userId: args.userId,
+      what: 'delete',
+      where: args.sectionTipo,
+      when: args.now,
+      data: { section_id: id, delete_mode: args.mode },
+    });
+    outcome.deleted.push(id);
+  }
+  return outcome;
+}
