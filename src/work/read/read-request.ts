@@ -69,7 +69,9 @@ export function parseDdoMap(
   if (!Array.isArray(show.ddo_map) || show.ddo_map.length > MAX_DDOS) {
     throw new WorkError('rqo.invalid_field', `show.ddo_map must be an array of at most ${MAX_DDOS} entries`);
   }
-  return show.ddo_map.map((raw, i) => {
+  // Entries naming an element this ontology lacks (the time machine's dd201/dd197 columns, say)
+  // are skipped: a stock client's layout may name more than we have.
+  return show.ddo_map.flatMap((raw, i) => {
     const at = `show.ddo_map[${i}]`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw new WorkError('rqo.invalid_field', `${at} must be an object`);
@@ -79,19 +81,16 @@ export function parseDdoMap(
     const st = tipoOrSelf(entry.section_tipo ?? 'self', `${at}.section_tipo`);
     const parent = tipoOrSelf(entry.parent ?? 'self', `${at}.parent`);
     const resolvedSection = st === 'self' ? sectionTipo : st;
-    if (!ctx.ontology.node(tipo) || ctx.ontology.node(resolvedSection)?.model !== 'section') {
-      throw new WorkError(
-        'rqo.invalid_field',
-        `${at} names ${tipo} in ${resolvedSection}: not in the ontology`,
-      );
-    }
     const mode = optionalString(entry, 'mode', `${at}.mode`, 32);
-    return {
-      tipo,
-      section_tipo: resolvedSection,
-      parent: parent === 'self' ? sectionTipo : parent,
-      ...(mode !== undefined ? { mode } : {}),
-    };
+    if (!ctx.ontology.node(tipo) || ctx.ontology.node(resolvedSection)?.model !== 'section') return [];
+    return [
+      {
+        tipo,
+        section_tipo: resolvedSection,
+        parent: parent === 'self' ? sectionTipo : parent,
+        ...(mode !== undefined ? { mode } : {}),
+      },
+    ];
   });
 }
 
