@@ -38,7 +38,7 @@ describe('ontology seed', () => {
       dd128: ['dd132', 'dd133', 'dd452', 'dd134', 'dd1725', 'dd170', 'dd244', 'dd131'],
       dd234: ['dd237', 'dd774'],
       dd153: ['dd156'],
-      rsc197: ['rsc85', 'rsc86', 'rsc89'],
+      rsc197: ['rsc85', 'rsc86', 'rsc89', 'rsc9001'],
       rsc167: ['rsc35', 'rsc36', 'rsc54'],
       rsc170: ['rsc29'],
       ts1: ['hierarchy25', 'hierarchy36', 'hierarchy49', 'hierarchy40'],
