@@ -71,7 +71,8 @@ export function assertWritableSection(section: OntologyNode): void {
 export function requireRecordId(ctx: ActionContext, value: unknown, path: string): number {
   if (value === undefined || value === null) throw new WorkError('rqo.invalid_field', `${path} is required`);
   const id = parseSectionId(value, path, ctx);
-  if (typeof id !== 'number')
+  // section_id columns are 32-bit: a larger id would make the database refuse (a 5xx).
+  if (typeof id !== 'number' || id > 2_147_483_647 || id < -2_147_483_648)
     throw new WorkError('rqo.invalid_field', `${path} must be an integer record id`);
   return id;
 }
