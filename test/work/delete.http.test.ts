@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
@@ -450,6 +451,7 @@ describe.each(workEngineCases())('delete ($engine)', (engine) => {
       [{ action: 'delete', source: { section_tipo: 'oh1' } }, 'rqo.invalid_field', 'source.section_id'],
       [del('oh1', 'abc'), 'rqo.invalid_field', 'source.section_id'],
       [del('oh1', 2.5), 'rqo.invalid_field', 'source.section_id'],
+      [del('oh1', 2 ** 31), 'rqo.invalid_field', 'source.section_id'],
       [del('oh1', 0), 'rqo.invalid_field', 'source.section_id'],
       [del('dd128', -1, 'delete_record'), 'rqo.invalid_field', 'source.section_id'],
       [del('oh1', 1, 'purge'), 'rqo.invalid_field', 'source.delete_mode'],
@@ -494,6 +496,54 @@ describe.each(workEngineCases())('delete ($engine)', (engine) => {
     const refused = await orphan.post(createOh1);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('perm.denied');
+  });
+
+  // Late in the file: it may delete or empty whatever the earlier tests left.
+  it('no source or sqo, however odd, gives a 5xx', async () => {
+    await interview(2900, { oh14: [text('FUZZ')] });
+    const tipo = fc.constantFrom('oh1', 'rsc197', 'ts1', 'dd128', 'dd542', 'oh14', 'zz1', '', 'constructor');
+    const id = fc.oneof(
+      fc.integer({ min: -3, max: 3000 }),
+      fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e20, 0.5, '12', '007', 'abc', null, true, [], {}),
+    );
+    const sqo = fc.oneof(
+      fc.constant(undefined),
+      fc.anything({ maxDepth: 3 }),
+      fc.record(
+        {
+          section_tipo: fc.oneof(tipo, fc.array(tipo, { maxLength: 3 })),
+          filter_by_locators: fc.array(fc.record({ section_tipo: tipo, section_id: id }), { maxLength: 3 }),
+          limit: fc.oneof(fc.integer({ min: -1, max: 2000 }), fc.constant('10')),
+          mode: fc.constantFrom('search', 'tm', 'related', 'edit', 'nope'),
+          filter: fc.anything({ maxDepth: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const source = fc.record(
+      {
+        section_tipo: fc.oneof(tipo, fc.anything({ maxDepth: 1 })),
+        tipo,
+        section_id: id,
+        delete_mode: fc.oneof(
+          fc.constantFrom('delete_data', 'delete_record', 'purge'),
+          fc.anything({ maxDepth: 1 }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(source, sqo, fc.constantFrom('admin', 'level2'), async (src, q, who) => {
+        const answer = await as[who]!.post({
+          action: 'delete',
+          source: src,
+          ...(q === undefined ? {} : { sqo: q }),
+        });
+        expect(answer.status, JSON.stringify({ src, q, body: answer.body })).toBeLessThan(500);
+        expect(typeof answer.body.ok).toBe('boolean');
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('a failure inside the delete transaction leaves everything as it was', async () => {

@@ -222,6 +222,7 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
       [duplicate('oh1', null), 'source.section_id'],
       [duplicate('oh1', 'abc'), 'source.section_id'],
       [duplicate('oh1', 1.5), 'source.section_id'],
+      [duplicate('oh1', 99_999_999_999), 'source.section_id'], // beyond the 32-bit column
       [duplicate('oh1', { id: 1 }), 'source.section_id'],
       [duplicate(7, SOURCE_ID), 'source.section_tipo'],
       [duplicate('oh14', SOURCE_ID), 'source.section_tipo'],
