@@ -1,0 +1,125 @@
+/**
+ * Two server processes' worth of state on one PostgreSQL database (two apps, each with its own
+ * permissions cache and pool): a session opened on one works on the other, a record created on
+ * one is read on the other, and a profile's security access saved on one changes the user's
+ * access on the other at its next request. PostgreSQL only: PGlite is one process's database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWorkConfig } from '../../src/work/config.js';
+import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
+import type { FreshDatabase } from '../helpers/work-engines.js';
+import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser } from '../helpers/work-permissions.js';
+import { TEST_ROOT_PASSWORD } from '../helpers/work-server.js';
+
+const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
+
+/** A browser talking to whichever instance it is pointed at, keeping one cookie jar. */
+function browser() {
+  let cookie = '';
+  let csrf = '';
+  return {
+    async post(url: string, body: unknown) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          cookie,
+          ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      const set = res.headers.getSetCookie()[0];
+      if (set) cookie = set.split(';')[0] ?? '';
+      const json = await res.json();
+      if (json.csrf_token) csrf = json.csrf_token;
+      return { status: res.status, body: json };
+    },
+  };
+}
+
+describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database', () => {
+  let fresh: FreshDatabase;
+  let a: RunningWorkServer;
+  let b: RunningWorkServer;
+
+  beforeAll(async () => {
+    fresh = await postgres[0]!.freshDatabase();
+    const config = loadWorkConfig({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
+      ...fresh.env,
+    });
+    a = await startWorkServer(config);
+    b = await startWorkServer(config);
+    await insertLoginUser(a.db, 5, {
+      username: 'cata',
+      password: 'cataloguer password',
+      profile: 2,
+      projects: [1],
+    });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await fresh?.dispose();
+  });
+
+  it('shares sessions, records and permission changes', async () => {
+    const root = browser();
+    expect(
+      (
+        await root.post(a.url, {
+          dd_api: 'dd_utils_api',
+          action: 'login',
+          options: { username: 'root', auth: TEST_ROOT_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
+    const cata = browser();
+    expect(
+      (
+        await cata.post(b.url, {
+          dd_api: 'dd_utils_api',
+          action: 'login',
+          options: { username: 'cata', auth: 'cataloguer password' },
+        })
+      ).status,
+    ).toBe(200);
+
+    // Created through A, read through B by a session B opened.
+    const created = await root.post(a.url, { action: 'create', source: { section_tipo: 'oh1' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const read = await cata.post(b.url, {
+      action: 'read',
+      source: { section_tipo: 'oh1', mode: 'list' },
+      sqo: { section_tipo: ['oh1'] },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.data.data[0].entries.map((e: { section_id: number }) => e.section_id)).toContain(
+      created.body.data,
+    );
+    // Root's session, opened on A, works on B too.
+    expect(
+      (await root.post(b.url, { action: 'count', sqo: { section_tipo: ['oh1'] } })).body.data.total,
+    ).toBe(1);
+
+    // The Cataloguer profile loses oral history, saved through A: B refuses the next read.
+    const saved = await root.post(a.url, {
+      action: 'save',
+      source: { section_tipo: 'dd234', section_id: 2, tipo: 'dd774' },
+      data: {
+        changed_data: [{ action: 'set_data', value: [{ tipo: 'rsc197', section_tipo: 'rsc197', value: 2 }] }],
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const refused = await cata.post(b.url, {
+      action: 'read',
+      source: { section_tipo: 'oh1', mode: 'list' },
+      sqo: { section_tipo: ['oh1'] },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('perm.denied');
+  });
+});
