@@ -5,6 +5,7 @@
  * failure injected inside the transaction; the stock client's bodies (STOCK-CLIENT-SHAPES.md
  * steps 7, 8, 11, 13, 14).
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { workEngineCases } from '../helpers/work-engines.js';
@@ -614,6 +615,103 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
     expect(after.rows).toEqual(before.rows);
     expect(await historyCount('oh1', id, 'oh14')).toBe(historyBefore);
     expect(await historyCount('oh1', id, 'oh24')).toBe(0);
+  });
+
+  it('no client input gives a 5xx: odd values are 4xx refusals and write nothing', async () => {
+    const id = await create('oh1');
+    const deep = Array.from({ length: 200 }).reduce<unknown>((inner) => [inner], 'x');
+    const odd: [string, unknown][] = [
+      ['a NUL character', saveBody('oh14', 'oh1', id, [{ action: 'insert', value: { value: 'a\u0000b' } }])],
+      [
+        'a NUL character in a key',
+        saveBody('oh14', 'oh1', id, [{ action: 'insert', value: { 'a\u0000': 1 } }]),
+      ],
+      [
+        'a record id beyond 32 bits in a locator',
+        saveBody('oh24', 'oh1', id, [
+          { action: 'insert', value: { section_tipo: 'rsc197', section_id: 99_999_999_999 } },
+        ]),
+      ],
+      ['a record id beyond 32 bits', saveBody('oh14', 'oh1', 99_999_999_999, [{ action: 'clear' }])],
+      ['deep nesting', saveBody('oh14', 'oh1', id, [{ action: 'insert', value: deep }])],
+      ['a change that is null', saveBody('oh14', 'oh1', id, [null])],
+      ['source.tipo a number', saveBody(14 as unknown as string, 'oh1', id, [{ action: 'clear' }])],
+      [
+        'source.lang a number',
+        {
+          ...saveBody('oh14', 'oh1', id, [{ action: 'clear' }]),
+          source: { tipo: 'oh14', section_tipo: 'oh1', section_id: id, lang: 5 },
+        },
+      ],
+      [
+        'pagination.limit 0',
+        saveBody('oh24', 'oh1', id, [{ action: 'clear' }], { data: { pagination: { limit: 0 } } }),
+      ],
+      [
+        'data not an object',
+        { action: 'save', source: { tipo: 'oh14', section_tipo: 'oh1', section_id: id }, data: 'x' },
+      ],
+      [
+        'a date with an object year',
+        saveBody('oh29', 'oh1', id, [{ action: 'insert', value: { start: { year: { $gt: 1 } } } }]),
+      ],
+      [
+        'set_data not an array',
+        saveBody('oh24', 'oh1', id, [{ action: 'set_data', value: { section_tipo: 'rsc197' } }]),
+      ],
+      ['a media value', saveBody('rsc35', 'rsc167', 1, [{ action: 'insert', value: { value: 'x' } }])],
+    ];
+    for (const [name, body] of odd) {
+      const answer = await root.post(body);
+      expect(answer.status, `${name}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBeGreaterThanOrEqual(
+        400,
+      );
+      expect(answer.status, name).toBeLessThan(500);
+    }
+    // Random change objects on every kind of component: never a 5xx.
+    const tipos = ['oh14', 'oh16', 'oh24', 'oh29', 'oh22'];
+    const change = fc.record({
+      action: fc.constantFrom(
+        'insert',
+        'update',
+        'remove',
+        'set_data',
+        'clear',
+        'sort_data',
+        'sort_by_column',
+        'add_new_element',
+        'nope',
+      ),
+      id: fc.option(fc.oneof(fc.nat(4), fc.string()), { nil: undefined }),
+      key: fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }),
+      value: fc.jsonValue({ maxDepth: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...tipos),
+        fc.array(change, { minLength: 1, maxLength: 3 }),
+        async (tipo, changes) => {
+          const answer = await save(tipo, 'oh1', id, changes, { lang: 'lg-eng' });
+          expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('add_new_element retried with the same idempotency_key creates one record', async () => {
+    const id = await create('oh1');
+    const body = {
+      ...saveBody('oh24', 'oh1', id, [{ action: 'add_new_element', id: null, value: 'rsc197' }], {
+        model: 'component_portal',
+      }),
+      idempotency_key: `add-${id}`,
+    };
+    const first = ok(await root.post(body));
+    const retry = ok(await root.post(body));
+    expect(retry.created_section_id).toBe(first.created_section_id);
+    expect((await stored('oh1', id, 'relation', 'oh24')).items).toHaveLength(1);
+    expect(await historyCount('oh1', id, 'oh24')).toBe(1);
   });
 
   it('search mode persists nothing and echoes the value', async () => {

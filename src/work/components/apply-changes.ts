@@ -117,7 +117,8 @@ export async function applyChanges(
   const knownId = (raw: unknown): number | undefined => {
     const id = idOf(raw);
     if (id === undefined || spec.kind === 'relation') return undefined;
-    return current.items.some((i) => idOf(i) === id) || slice.some((i) => idOf(i) === id) ? id : undefined;
+    // The live state, not the value before the save: an id removed earlier in this save is gone.
+    return others.some((i) => idOf(i) === id) || slice.some((i) => idOf(i) === id) ? id : undefined;
   };
 
   /** Index of the item a change targets by `id` or `key`; -1 when it names none in the slice. */
@@ -160,7 +161,7 @@ export async function applyChanges(
         }
         // No item of this language yet: the first translation of a value another language has.
         const id = change.id ?? idOf(change.value);
-        if (id !== undefined && spec.translatable && current.items.some((i) => idOf(i) === id)) {
+        if (id !== undefined && spec.translatable && others.some((i) => idOf(i) === id)) {
           slice = [...slice, makeItem(change.value, `${path}.value`, id)];
           break;
         }

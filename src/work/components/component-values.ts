@@ -120,6 +120,9 @@ const MAX_LENGTH: Partial<Record<ComponentModelName, number>> = {
   component_text_area: 5_000_000,
 };
 
+/** The largest record id a matrix table holds (an SQL integer). */
+export const MAX_SECTION_ID = 2_147_483_647;
+
 /** Most items one component may hold after a save. */
 export const MAX_ITEMS = 10_000;
 
@@ -219,8 +222,9 @@ export function locatorValue(spec: ComponentSpec, raw: unknown, path: string): L
     throw invalidValue(spec, `${path}.section_tipo is required`);
   }
   const id = typeof rawId === 'string' && /^-?[1-9]\d{0,8}$/.test(rawId) ? Number(rawId) : rawId;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-    throw invalidValue(spec, `${path}.section_id must be an integer`);
+  // Record ids are 32-bit integers in the matrix tables: a larger one can address nothing.
+  if (typeof id !== 'number' || !Number.isInteger(id) || Math.abs(id) > MAX_SECTION_ID) {
+    throw invalidValue(spec, `${path}.section_id must be an integer record id`);
   }
   if (!spec.targets.includes(sectionTipo)) {
     throw new WorkError(

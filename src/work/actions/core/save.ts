@@ -59,6 +59,28 @@ function optionalIndex(item: Fields, name: string, path: string): number | undef
   return value;
 }
 
+/** No component value nests deeper than this (a date item is 3 levels); deeper is refused. */
+const MAX_DEPTH = 32;
+
+/**
+ * Whether a string anywhere in `value` (keys included) holds U+0000. Refuses absurd nesting
+ * first, so no later walk over the value can exhaust the stack.
+ */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH) {
+    throw new WorkError(
+      'validation.invalid_value',
+      `data.changed_data nests deeper than ${MAX_DEPTH} levels`,
+    );
+  }
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
+  if (isObject(value)) {
+    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+  }
+  return false;
+}
+
 function parseChanges(data: Fields): ChangeObject[] {
   const raw = Object.hasOwn(data, 'changed_data') ? data.changed_data : undefined;
   if (!Array.isArray(raw)) throw new WorkError('rqo.invalid_field', 'data.changed_data must be an array');
@@ -66,6 +88,13 @@ function parseChanges(data: Fields): ChangeObject[] {
     throw new WorkError('rqo.invalid_field', 'data.changed_data is empty: nothing to save');
   if (raw.length > MAX_CHANGES) {
     throw new WorkError('rqo.invalid_field', `data.changed_data holds more than ${MAX_CHANGES} changes`);
+  }
+  // PostgreSQL's jsonb cannot hold a NUL character: refused here instead of failing in the write.
+  if (containsNul(raw)) {
+    throw new WorkError(
+      'validation.invalid_value',
+      'data.changed_data: text may not contain NUL (U+0000) characters',
+    );
   }
   return raw.map((item, n) => {
     const path = `data.changed_data[${n}]`;
