@@ -1,19 +1,31 @@
 /**
- * `npm run bench -- --api work`: load-tests the work API's `login` and `start` (with a session,
- * menu included) with autocannon, on embedded PGlite and on PostgreSQL, each beside a baseline
- * measured in the same run with the same concurrency and no HTTP:
+ * `npm run bench -- --api work`: load-tests the work API with autocannon, on embedded PGlite and
+ * on PostgreSQL, over an archive of 100,000 interviews (bench/work-seed.ts), each scenario beside
+ * a baseline measured in the same run with the same concurrency and no HTTP:
  *
  * - login: a bare Argon2id verify loop of root's stored hash (the cost no login can avoid);
  * - start: a bare loop of the session lookup statement every request with a session runs
- *   (`touchLiveSession`, the store's own function, on the server's database).
+ *   (`touchLiveSession`, the store's own function, on the server's database);
+ * - list read: a page of 50 interviews filtered by code (oh14 contains "INT-0123": 100 matches)
+ *   against the session lookup, `searchRecords` and `readRecords` (what readSection runs);
+ * - save: the stock client's save of oh14 (an `update` of item 1), rotating over records
+ *   1..10,000, and once more with every request on the same record, against the session lookup,
+ *   the existence check and, in one `db.transaction`, the row lock, `writeComponent`, the history
+ *   row, the activity row and the echo's read: the store functions save-component.ts calls.
+ *
+ * Before the measured server starts, bench/work-trace.ts runs one request of each of the last two
+ * scenarios through an in-process server with a statement log, and the baselines run one
+ * operation through the same log: the report says whether both ran the same statements.
  *
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
+ *
+ * WORK_BENCH_INTERVIEWS (default 100000) changes the archive size for quick trials.
  *
  * The server is the compiled one (`node dist/src/work/main.js`, LOG_LEVEL=warn) as a child
  * process on a fresh database: a temporary PGlite directory, or a PostgreSQL database
  * `workbench_<pid>` created on the server of TEST_PG_URL and dropped at the end. PGlite is a
- * single-process database, so its session-lookup baseline runs after the server has stopped, on
- * the same data directory. Prints a markdown table and writes it to bench/results/work-latest.md.
+ * single-process database, so its baselines run after the server has stopped, on the same data
+ * directory. Prints a markdown table and writes it to bench/results/work-latest.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,11 +35,23 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { verifyPassword } from '../src/work/auth/password-hash.js';
+import { PermissionsEngine, type UserAccess } from '../src/work/auth/permissions.js';
+import { ROOT_USER_ID } from '../src/work/bootstrap/bootstrap-database.js';
 import type { WorkDatabase } from '../src/work/config.js';
+import { loadOntology, type Ontology } from '../src/work/ontology/load-ontology.js';
+import { parseSqo } from '../src/work/search/parse-sqo.js';
+import { searchRecords } from '../src/work/search/search-records.js';
+import { scopeFor } from '../src/work/search/search-scope.js';
+import { logActivity } from '../src/work/store/activity.js';
+import { recordComponentHistory } from '../src/work/store/history.js';
 import { openSqlClient } from '../src/work/store/open-sql-client.js';
+import { lastItemId, readRecord, readRecords, writeComponent } from '../src/work/store/record-rows.js';
+import { type RecordKey, recordExists } from '../src/work/store/records.js';
 import { touchLiveSession } from '../src/work/store/sessions.js';
 import type { SqlClient } from '../src/work/store/sql-client.js';
 import type { LoopResult } from './ceiling.js';
+import { INTERVIEW_SECTION, seedInterviews } from './work-seed.js';
+import { StatementLog, sameStatements, traceServerRequests } from './work-trace.js';
 
 export interface WorkBenchOptions {
   seconds: number;
@@ -40,12 +64,51 @@ const BASE = '/dedalo/core/api/v1/json';
 const URL_BASE = `http://127.0.0.1:${PORT}${BASE}`;
 const ROOT_PASSWORD = 'bench root password';
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const INTERVIEWS = Number(process.env.WORK_BENCH_INTERVIEWS ?? 100_000);
+/** Saves rotate over records 1..SAVE_SPREAD, so concurrent saves rarely wait on one row lock. */
+const SAVE_SPREAD = Math.min(10_000, INTERVIEWS);
+/** The record of the "same record" save variant (and of the traced save, outside the rotation). */
+const SAME_RECORD = 1;
+const TRACED_RECORD = INTERVIEWS;
+
 const LOGIN_BODY = JSON.stringify({
   dd_api: 'dd_utils_api',
   action: 'login',
   options: { username: 'root', auth: ROOT_PASSWORD },
 });
 const START_BODY = JSON.stringify({ action: 'start', options: { search_obj: { t: 'oh1' }, menu: true } });
+
+/** The list read: oh14 contains "INT-0123" matches interviews 12300..12399; the page shows 50. */
+const LIST_SQO = {
+  section_tipo: ['oh1'],
+  limit: 50,
+  offset: 0,
+  filter: { $and: [{ q: 'INT-0123', path: [{ section_tipo: 'oh1', component_tipo: 'oh14' }] }] },
+};
+const LIST_LANG = 'lg-eng';
+const LIST_BODY = JSON.stringify({
+  action: 'read',
+  source: { section_tipo: 'oh1', tipo: 'oh1', mode: 'list', lang: LIST_LANG },
+  sqo: LIST_SQO,
+});
+
+/** The stock client's save of the code (STOCK-CLIENT-SHAPES.md step 7, editing item 1). */
+const SAVE_TIPO = 'oh14';
+const saveBody = (sectionId: number, text: string) =>
+  JSON.stringify({
+    action: 'save',
+    source: {
+      model: 'component_input_text',
+      tipo: SAVE_TIPO,
+      section_tipo: INTERVIEW_SECTION,
+      section_id: sectionId,
+      mode: 'edit',
+      lang: 'lg-nolan',
+    },
+    data: {
+      changed_data: [{ action: 'update', id: 1, value: { id: 1, lang: 'lg-nolan', value: text } }],
+    },
+  });
 
 interface Measured extends LoopResult {
   errors: number;
@@ -105,8 +168,11 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** A body, fixed or made afresh for every request (autocannon's setupRequest). */
+type Body = string | (() => string);
+
 async function loadTest(
-  body: string,
+  body: Body,
   headers: Record<string, string>,
   opts: WorkBenchOptions,
   seconds = opts.seconds,
@@ -115,9 +181,16 @@ async function loadTest(
     url: URL_BASE,
     connections: opts.connections,
     duration: seconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
+    requests: [
+      {
+        method: 'POST',
+        path: BASE,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(typeof body === 'string'
+          ? { body }
+          : { setupRequest: (req: autocannon.Request) => ({ ...req, body: body() }) }),
+      },
+    ],
   });
   return {
     requestsPerSec: result.requests.average,
@@ -126,17 +199,41 @@ async function loadTest(
   };
 }
 
-/** Logs in once; answers the cookie header to send and the session token's SHA-256. */
-async function loginOnce(): Promise<{ cookie: string; tokenSha256: string }> {
+/** Warms a scenario up, then measures it; answers the measurement and the server's peak RSS so far. */
+async function measure(
+  server: ChildProcess,
+  body: Body,
+  headers: Record<string, string>,
+  opts: WorkBenchOptions,
+): Promise<{ api: Measured; rss: number }> {
+  await loadTest(body, headers, opts, Math.min(2, opts.seconds));
+  const api = await loadTest(body, headers, opts);
+  return { api, rss: rssMb(server.pid!) };
+}
+
+interface Session {
+  /** The Cookie header to send. */
+  cookie: string;
+  csrfToken: string;
+  tokenSha256: string;
+}
+
+/** Logs in once; answers the cookie header, the CSRF token and the session token's SHA-256. */
+async function loginOnce(): Promise<Session> {
   const res = await fetch(URL_BASE, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: LOGIN_BODY,
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const answer = (await res.json()) as { csrf_token?: string };
   const pair = (res.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
   const token = pair.slice(pair.indexOf('=') + 1);
-  return { cookie: pair, tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex') };
+  return {
+    cookie: pair,
+    csrfToken: answer.csrf_token ?? '',
+    tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex'),
+  };
 }
 
 async function rootHash(db: SqlClient): Promise<string> {
@@ -148,11 +245,81 @@ async function rootHash(db: SqlClient): Promise<string> {
   return hash;
 }
 
-/** The session lookup every request with a cookie runs, in a bare loop. */
-const sessionLookup = (db: SqlClient, tokenSha256: string) => () => {
+/** The session lookup every request with a cookie runs (the idle limit: one hour). */
+const sessionLookup = (db: SqlClient, tokenSha256: string) => {
   const now = new Date();
   return touchLiveSession(db, tokenSha256, now, new Date(now.getTime() - 60 * 60 * 1000));
 };
+
+/** The list read's statements: session, search, the page's rows (no portal targets, no datalist in the page). */
+const listReadBase =
+  (db: SqlClient, ontology: Ontology, access: UserAccess, tokenSha256: string) => async () => {
+    await sessionLookup(db, tokenSha256);
+    const sqo = parseSqo(LIST_SQO, ontology, { defaultLimit: 10, lang: LIST_LANG });
+    const found = await searchRecords(db, ontology, sqo, scopeFor(ontology, access));
+    const table = ontology.tableOf(INTERVIEW_SECTION)!;
+    const rows = await readRecords(
+      db,
+      table,
+      INTERVIEW_SECTION,
+      found.records.map((r) => r.section_id),
+    );
+    if (rows.length !== found.records.length) throw new Error('list baseline: a found record is missing');
+  };
+
+/** One save's statements as the API runs them (actions/core/save.ts, records/save-component.ts). */
+const saveBase =
+  (db: SqlClient, ontology: Ontology, tokenSha256: string, nextId: () => number) => async () => {
+    const key: RecordKey = { section_tipo: INTERVIEW_SECTION, section_id: nextId() };
+    const table = ontology.tableOf(INTERVIEW_SECTION)!;
+    const now = new Date();
+    await sessionLookup(db, tokenSha256);
+    if (!(await recordExists(db, table, key))) throw new Error(`save baseline: no record ${key.section_id}`);
+    await db.transaction(async (tx) => {
+      const row = await readRecord(tx, table, key, { forUpdate: true });
+      if (!row) throw new Error(`save baseline: no record ${key.section_id}`);
+      const items = [{ id: 1, lang: 'lg-nolan', value: `baseline ${key.section_id} ${now.getTime()}` }];
+      await writeComponent(
+        tx,
+        table,
+        key,
+        'string',
+        SAVE_TIPO,
+        items,
+        lastItemId(row, SAVE_TIPO),
+        ROOT_USER_ID,
+        now,
+      );
+      await recordComponentHistory(tx, {
+        key,
+        tipo: SAVE_TIPO,
+        lang: 'lg-nolan',
+        items,
+        userId: ROOT_USER_ID,
+        when: now,
+      });
+      await logActivity(tx, {
+        userId: ROOT_USER_ID,
+        what: 'save',
+        where: SAVE_TIPO,
+        when: now,
+        data: {
+          section_tipo: key.section_tipo,
+          section_id: key.section_id,
+          lang: 'lg-nolan',
+          actions: ['update'],
+        },
+      });
+      // The echo: the saved component read back inside the transaction.
+      await readRecord(tx, table, key);
+    });
+  };
+
+/** 1, 2, ... spread, 1, 2, ...: shared by all connections, so each request hits the next record. */
+function rotation(spread: number): () => number {
+  let n = 0;
+  return () => (n++ % spread) + 1;
+}
 
 interface EngineSetup {
   env: Record<string, string>;
@@ -202,55 +369,122 @@ function row(
   return `| ${engine} | ${scenario} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baselineName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(api.requestsPerSec / base.requestsPerSec, 2)} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${rss} | ${api.errors} |`;
 }
 
+/** One line per traced scenario: the API's statements against the baseline's, and whether they match. */
+function traceLine(engine: string, name: string, api: readonly string[], base: readonly string[]): string {
+  const same = sameStatements(api, base);
+  const line = `- ${engine}, ${name}: API ${api.length} statements, baseline ${base.length}${same ? ' (the same)' : ' (DIFFERENT)'}`;
+  if (same) return line;
+  return `${line}\n  - API: ${api.join(' / ')}\n  - baseline: ${base.join(' / ')}`;
+}
+
 export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
   const lines = [
-    `Work API; ${opts.seconds}s per measurement; ${opts.connections} connections; ${new Date().toISOString()}`,
+    `Work API; ${INTERVIEWS} interviews; ${opts.seconds}s per measurement; ${opts.connections} connections; ${new Date().toISOString()}`,
     '',
     '| engine | scenario | API req/s | API p99 ms | baseline | baseline req/s | baseline p99 ms | req/s ratio | p99 ratio | server peak RSS MB | errors |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  const warmSeconds = Math.min(2, opts.seconds);
+  const notes: string[] = [];
+  const ontology = loadOntology();
   for (const engine of opts.engines) {
     const db = await setup(engine, opts.connections);
     let server: ChildProcess | undefined;
     try {
+      const seedSeconds = await seedInterviews(db.database, ROOT_PASSWORD, INTERVIEWS);
+      notes.push(`- ${engine}: ${INTERVIEWS} interviews inserted in ${fmt(seedSeconds, 1)} s`);
+      const traced = await traceServerRequests(db.env, ROOT_PASSWORD, [
+        { name: 'list read', body: LIST_BODY },
+        { name: 'save', body: saveBody(TRACED_RECORD, 'traced') },
+      ]);
+
       server = await startServer(db.env);
       // login: the whole action (throttle check, user lookup, Argon2id verify, new session,
       // activity row) against the verify alone.
-      await loadTest(LOGIN_BODY, {}, opts, warmSeconds);
-      const login = await loadTest(LOGIN_BODY, {}, opts);
-      const loginRss = rssMb(server.pid!);
-      // start with a session (root: no permission reads), menu included.
+      const login = await measure(server, LOGIN_BODY, {}, opts);
+      // Every later scenario uses one root session (root: no permission reads).
       const session = await loginOnce();
-      await loadTest(START_BODY, { cookie: session.cookie }, opts, warmSeconds);
-      const start = await loadTest(START_BODY, { cookie: session.cookie }, opts);
-      const startRss = rssMb(server.pid!);
+      const withSession = { cookie: session.cookie, 'x-dedalo-csrf-token': session.csrfToken };
+      const start = await measure(server, START_BODY, { cookie: session.cookie }, opts);
+      // The list read runs before any save, so the filter sees the seeded codes.
+      const list = await measure(server, LIST_BODY, withSession, opts);
+      let edit = 0;
+      const spreadIds = rotation(SAVE_SPREAD);
+      const save = await measure(server, () => saveBody(spreadIds(), `edited ${++edit}`), withSession, opts);
+      const saveSame = await measure(
+        server,
+        () => saveBody(SAME_RECORD, `edited ${++edit}`),
+        withSession,
+        opts,
+      );
       if (engine === 'pglite') {
         await stopServer(server);
         server = undefined;
       }
+
       const client = await openSqlClient(db.database);
       try {
+        const access = await new PermissionsEngine(client, ontology).forUser(ROOT_USER_ID);
         const hash = await rootHash(client);
-        const verifyBase = await loop(
-          () => verifyPassword(hash, ROOT_PASSWORD),
-          opts.connections,
-          opts.seconds,
+        const { connections, seconds } = opts;
+        const verifyBase = await loop(() => verifyPassword(hash, ROOT_PASSWORD), connections, seconds);
+        const lookupBase = await loop(() => sessionLookup(client, session.tokenSha256), connections, seconds);
+
+        // One traced operation of each baseline, through the same statement log as the server's.
+        const log = new StatementLog();
+        const tracedClient = log.wrap(client);
+        const listTrace = await log.during(listReadBase(tracedClient, ontology, access, session.tokenSha256));
+        const saveTrace = await log.during(
+          saveBase(tracedClient, ontology, session.tokenSha256, () => TRACED_RECORD),
         );
-        const lookupBase = await loop(
-          sessionLookup(client, session.tokenSha256),
-          opts.connections,
-          opts.seconds,
+        notes.push(traceLine(engine, 'list read', traced.get('list read') ?? [], listTrace));
+        notes.push(traceLine(engine, 'save', traced.get('save') ?? [], saveTrace));
+
+        const listOp = listReadBase(client, ontology, access, session.tokenSha256);
+        await loop(listOp, connections, Math.min(2, seconds));
+        const listBase = await loop(listOp, connections, seconds);
+        const saveBaseSpread = await loop(
+          saveBase(client, ontology, session.tokenSha256, rotation(SAVE_SPREAD)),
+          connections,
+          seconds,
+        );
+        const saveBaseSame = await loop(
+          saveBase(client, ontology, session.tokenSha256, () => SAME_RECORD),
+          connections,
+          seconds,
         );
         for (const r of [
-          row(engine, 'login (root)', 'Argon2id verify loop', login, verifyBase, loginRss),
+          row(engine, 'login (root)', 'Argon2id verify loop', login.api, verifyBase, login.rss),
           row(
             engine,
             'start with a session (oh1 + menu)',
             'session lookup SQL loop',
-            start,
+            start.api,
             lookupBase,
-            startRss,
+            start.rss,
+          ),
+          row(
+            engine,
+            'list read: page of 50, oh14 filter, 100 matches',
+            'session + search + page rows SQL loop',
+            list.api,
+            listBase,
+            list.rss,
+          ),
+          row(
+            engine,
+            `save oh14, records 1..${SAVE_SPREAD} in turn`,
+            'session + save transaction SQL loop',
+            save.api,
+            saveBaseSpread,
+            save.rss,
+          ),
+          row(
+            engine,
+            'save oh14, all on one record',
+            'session + save transaction SQL loop, one record',
+            saveSame.api,
+            saveBaseSame,
+            saveSame.rss,
           ),
         ]) {
           console.log(r);
@@ -264,6 +498,8 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
       await db.dispose();
     }
   }
+  lines.push('', 'Seeding and statements per request (traced once, before the measured server started):', '');
+  lines.push(...notes);
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/work-latest.md', `${lines.join('\n')}\n`);
   console.log(`\n${lines.join('\n')}`);
