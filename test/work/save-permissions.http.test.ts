@@ -90,6 +90,7 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
             value: [
               access('oh1', 'oh1', 2),
               access('oh1', 'oh14', 2),
+              access('oh1', 'oh22', 2),
               access('oh1', 'oh16', 1),
               access('oh0', 'oh0', 1),
             ],
@@ -164,6 +165,14 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
     );
     expect(outside.status).toBe(403);
     expect(outside.body.error.code).toBe('perm.out_of_scope');
+    // A record's project filter gains only the editor's own projects.
+    const foreign = await editor.post(
+      saveBody('oh22', 'oh1', inProject, [
+        { action: 'insert', value: { section_tipo: 'dd153', section_id: 2 } },
+      ]),
+    );
+    expect(foreign.status, JSON.stringify(foreign.body)).toBe(403);
+    expect(foreign.body.error.code).toBe('perm.out_of_scope');
     // Editors cannot manage users (no level on dd128).
     expect((await editor.post(saveBody('dd132', 'dd128', user, [{ action: 'clear' }]))).status).toBe(403);
 

@@ -49,6 +49,11 @@ export interface SaveComponentArgs {
   userId: number;
   /** The saver's projects: records add_new_element creates get them as their project filter. */
   projectIds: readonly number[];
+  /**
+   * Non-admins: a project filter (component_filter) may gain only these projects (upstream's
+   * filter datalist offers a user their own projects). Undefined: no limit (global admins).
+   */
+  filterProjectsAllowed?: readonly number[];
   now: Date;
 }
 
@@ -285,6 +290,17 @@ export async function saveComponentIn(
     const added = (applied.items as Locator[]).filter((l) => !known.has(targetKey(l)));
     if (inverseComponentOf(ontology, spec, key.section_tipo) && added.some((l) => targetKey(l) === self)) {
       throw invalidValue(spec, 'a record cannot be its own parent or child');
+    }
+    const allowed = args.filterProjectsAllowed;
+    const foreign =
+      spec.model === 'component_filter' && allowed
+        ? added.find((l) => !allowed.includes(l.section_id))
+        : undefined;
+    if (foreign) {
+      throw new WorkError(
+        'perm.out_of_scope',
+        `${spec.tipo}: project ${foreign.section_tipo} ${foreign.section_id} is not one of your projects`,
+      );
     }
     if (added.length > 0) await assertTargetsExist(tx, ontology, spec, added);
   }

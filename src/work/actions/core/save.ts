@@ -15,7 +15,7 @@
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import { assertCan, type UserAccess } from '../../auth/permissions.js';
+import { assertCan, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
@@ -270,6 +270,7 @@ export const saveAction: ActionDefinition = {
           changes,
           userId: access.userId,
           projectIds: access.projectIds,
+          ...(isGlobalAdmin(access) ? {} : { filterProjectsAllowed: access.projectIds }),
           now: ctx.now,
         });
         const echo = await readComponent(
