@@ -286,6 +286,33 @@ describe.each(workEngineCases())('delete ($engine)', (engine) => {
     expect(await row('ts1', 1)).toBeUndefined();
   });
 
+  it('delete_data of a thesaurus term also takes it out of its parent and its children', async () => {
+    await insertRecordValues(db, ontology, 'ts1', 50, {
+      hierarchy49: [
+        { ...locator('hierarchy49', 'ts1', 51, 'dd48'), id: 1 },
+        { ...locator('hierarchy49', 'ts1', 53, 'dd48'), id: 2 },
+      ],
+    });
+    await insertRecordValues(db, ontology, 'ts1', 51, {
+      hierarchy36: [{ ...locator('hierarchy36', 'ts1', 50, 'dd47'), id: 1 }],
+      hierarchy49: [{ ...locator('hierarchy49', 'ts1', 52, 'dd48'), id: 1 }],
+    });
+    await insertRecordValues(db, ontology, 'ts1', 52, {
+      hierarchy36: [{ ...locator('hierarchy36', 'ts1', 51, 'dd47'), id: 1 }],
+    });
+    const answer = await as.root!.post(del('ts1', 51, 'delete_data'));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data).toEqual([51]);
+    expect((await row('ts1', 51))!.relation).toEqual({});
+    expect((await row('ts1', 50))!.relation.hierarchy49).toEqual([
+      { ...locator('hierarchy49', 'ts1', 53, 'dd48'), id: 2 },
+    ]);
+    expect((await row('ts1', 52))!.relation.hierarchy36).toBeUndefined();
+    expect((await history('ts1', 50)).map((r) => [r.tipo, r.data])).toEqual([
+      ['hierarchy49', [{ ...locator('hierarchy49', 'ts1', 53, 'dd48'), id: 2 }]],
+    ]);
+  });
+
   it('levels: 0 and 1 are refused with 403 perm.denied; 2, 3 and a global admin delete', async () => {
     await interview(2400, { oh14: [text('LEVELS')] });
     for (const name of ['level0', 'level1']) {

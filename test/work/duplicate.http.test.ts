@@ -235,6 +235,39 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
     }
   });
 
+  it('a duplicated thesaurus term keeps its parent, who lists the copy among its children; children are not copied', async () => {
+    const db = work.server.db;
+    await insertRecordValues(db, ontology, 'ts1', 100, {
+      hierarchy25: [text('Parent', 'lg-eng')],
+      hierarchy49: [{ ...locator('hierarchy49', 'ts1', 101, 'dd48'), id: 1 }],
+    });
+    await insertRecordValues(db, ontology, 'ts1', 101, {
+      hierarchy25: [text('Child', 'lg-eng')],
+      hierarchy36: [{ ...locator('hierarchy36', 'ts1', 100, 'dd47'), id: 1 }],
+      hierarchy49: [{ ...locator('hierarchy49', 'ts1', 102, 'dd48'), id: 1 }],
+    });
+    await insertRecordValues(db, ontology, 'ts1', 102, {
+      hierarchy36: [{ ...locator('hierarchy36', 'ts1', 101, 'dd47'), id: 1 }],
+    });
+    const answer = await as.root!.post(duplicate('ts1', 101));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const copyId = answer.body.data;
+    const copy = (await readRecord(db, 'matrix_hierarchy', key('ts1', copyId)))!;
+    expect(copy.string.hierarchy25).toEqual([text('Child', 'lg-eng')]);
+    expect(copy.relation.hierarchy36).toEqual([{ ...locator('hierarchy36', 'ts1', 100, 'dd47'), id: 1 }]);
+    expect(copy.relation.hierarchy49).toBeUndefined();
+    const parent = (await readRecord(db, 'matrix_hierarchy', key('ts1', 100)))!;
+    expect(parent.relation.hierarchy49).toEqual([
+      { ...locator('hierarchy49', 'ts1', 101, 'dd48'), id: 1 },
+      { ...locator('hierarchy49', 'ts1', copyId, 'dd48'), id: 2 },
+    ]);
+    // The grandchild still has one parent, the source.
+    const grandchild = (await readRecord(db, 'matrix_hierarchy', key('ts1', 102)))!;
+    expect(grandchild.relation.hierarchy36).toEqual([
+      { ...locator('hierarchy36', 'ts1', 101, 'dd47'), id: 1 },
+    ]);
+  });
+
   it('a duplicated user keeps profile and projects but not the username or password; the original still logs in', async () => {
     const db = work.server.db;
     const answer = await as.root!.post(duplicate('dd128', 12));

@@ -18,6 +18,8 @@
  * what (dd543 points at the user) and are an audit trail written only by the server; rewriting
  * them would falsify history. Every other matrix table is.
  */
+import { componentSpec } from '../components/component-values.js';
+import { inverseComponentOf } from '../components/observers.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
@@ -119,9 +121,80 @@ async function removeInboundReferences(
   }
 }
 
+const MIRRORED_MODELS = new Set(['component_relation_parent', 'component_relation_children']);
+
+/**
+ * Keeps parent and children components mirrored (A's parent P <-> P's child A, as the save's
+ * observers keep them) when `self`'s component `tipo` gains (`add`) or loses (`remove`) the
+ * locators `targets`: each target's inverse component gets or loses its locator to `self`, with
+ * a history row. Targets are locked in a fixed order, like the save does, so two writers touching
+ * the same records cannot deadlock on their order.
+ */
+export async function mirrorParentChildren(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  self: RecordKey,
+  tipo: string,
+  targets: readonly unknown[],
+  change: 'add' | 'remove',
+  userId: number,
+  now: Date,
+): Promise<void> {
+  const node = ontology.node(tipo);
+  if (!node || !MIRRORED_MODELS.has(node.model)) return;
+  const spec = componentSpec(ontology, node);
+  const keys = new Map<string, RecordKey>();
+  for (const item of targets) {
+    const { section_tipo, section_id } = (item ?? {}) as { section_tipo?: unknown; section_id?: unknown };
+    const id = Number(section_id);
+    if (typeof section_tipo !== 'string' || !Number.isSafeInteger(id)) continue;
+    keys.set(`${section_tipo}\u0000${id}`, { section_tipo, section_id: id });
+  }
+  for (const k of [...keys.keys()].sort()) {
+    const target = keys.get(k)!;
+    if (target.section_tipo === self.section_tipo && target.section_id === self.section_id) continue;
+    const inverse = inverseComponentOf(ontology, spec, target.section_tipo);
+    const table = ontology.tableOf(target.section_tipo);
+    if (!inverse || !table) continue;
+    const row = await readRecord(tx, table, target, { forUpdate: true });
+    if (!row) continue;
+    const items = componentItems(row, inverse.column, inverse.tipo);
+    const has = items.some((item) => pointsAt(item, self));
+    let lastId = lastItemId(row, inverse.tipo);
+    let next: unknown[];
+    if (change === 'add') {
+      if (has) continue;
+      lastId += 1;
+      next = [
+        ...items,
+        {
+          id: lastId,
+          type: inverse.relationType,
+          section_tipo: self.section_tipo,
+          section_id: self.section_id,
+          from_component_tipo: inverse.tipo,
+        },
+      ];
+    } else {
+      if (!has) continue;
+      next = items.filter((item) => !pointsAt(item, self));
+    }
+    await writeComponent(tx, table, target, inverse.column, inverse.tipo, next, lastId, userId, now);
+    await recordComponentHistory(tx, {
+      key: target,
+      tipo: inverse.tipo,
+      lang: NO_LANG,
+      items: next,
+      userId,
+      when: now,
+    });
+  }
+}
+
 /**
  * Empties the record's components except the project filter; one history row per emptied
- * component and language, holding the (empty) value written.
+ * component and language, holding the (empty) value written. An emptied parent or children
+ * component also leaves the records it named (their mirror component stops naming this one).
  */
 async function clearData(
   tx: SqlQueryable,
@@ -141,6 +214,7 @@ async function clearData(
         continue;
       }
       if (!Array.isArray(items) || items.length === 0) continue;
+      await mirrorParentChildren(tx, ontology, key, tipo, items, 'remove', userId, now);
       for (const lang of langsOf(items)) {
         await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
       }

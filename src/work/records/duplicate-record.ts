@@ -9,6 +9,10 @@
  * accounts share it, and login refuses an ambiguous username, locking the original out; a copied
  * password hash would let the copy log in with someone else's password. So password components
  * (every section) and the username of dd128 stay empty in the copy, which is a template to fill.
+ *
+ * Parent and children components mirror each other (the save keeps A's parent P <-> P's child A).
+ * A child has one parent, so the copy starts without children (they still name the source as
+ * their parent); it keeps the source's parents, and each parent lists the copy among its children.
  */
 import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
@@ -19,6 +23,7 @@ import { readRecord } from '../store/record-rows.js';
 import type { RecordColumns } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { insertNewRow, writableSectionTable } from './create-record.js';
+import { mirrorParentChildren } from './delete-records.js';
 
 /** Components never copied, by section, besides every component_password. */
 const NOT_COPIED: Readonly<Record<string, readonly string[]>> = { dd128: ['dd132'] };
@@ -35,7 +40,7 @@ export interface DuplicateRecordArgs {
 export function componentsNotCopied(ontology: Ontology, sectionTipo: string): Set<string> {
   const skipped = new Set(NOT_COPIED[sectionTipo] ?? []);
   for (const c of ontology.sectionComponents(sectionTipo)) {
-    if (c.model === 'component_password') skipped.add(c.tipo);
+    if (c.model === 'component_password' || c.model === 'component_relation_children') skipped.add(c.tipo);
   }
   return skipped;
 }
@@ -65,15 +70,11 @@ export async function duplicateRecordIn(
     );
   }
   const sectionId = await allocateSectionId(tx, args.sectionTipo);
-  await insertNewRow(
-    tx,
-    table,
-    { section_tipo: args.sectionTipo, section_id: sectionId },
-    columns,
-    source.meta ?? {},
-    args.userId,
-    args.now,
-  );
+  const copy = { section_tipo: args.sectionTipo, section_id: sectionId };
+  await insertNewRow(tx, table, copy, columns, source.meta ?? {}, args.userId, args.now);
+  for (const [tipo, items] of Object.entries(columns.relation ?? {})) {
+    await mirrorParentChildren(tx, ontology, copy, tipo, items, 'add', args.userId, args.now);
+  }
   await logActivity(tx, {
     userId: args.userId,
     what: 'new',
