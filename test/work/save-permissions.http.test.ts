@@ -118,6 +118,10 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
     const tooShort = await saveUser('dd133', [{ action: 'insert', value: { value: 'short' } }]);
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.error.message).toContain('dd133');
+    const two = await saveUser('dd133', [
+      { action: 'set_data', value: [{ value: 'first password' }, { value: 'second password' }] },
+    ]);
+    expect(two.status).toBe(400);
     const password = await saveUser('dd133', [
       { action: 'insert', value: { id: null, lang: 'lg-nolan', value: 'editor password' } },
     ]);

@@ -162,6 +162,16 @@ async function hashPasswords(spec: ComponentSpec, changes: ChangeObject[]): Prom
     const value = await hashPassword(clear);
     return isObject(raw) ? { ...raw, value } : value;
   };
+  // A password component holds one value; each hash costs tens of milliseconds and 19 MiB, so
+  // a save carrying many is refused before any is computed.
+  const values = changes.reduce(
+    (n, c) =>
+      n +
+      (c.action === 'insert' || c.action === 'update' ? 1 : 0) +
+      (c.action === 'set_data' && Array.isArray(c.value) ? c.value.length : 0),
+    0,
+  );
+  if (values > 1) throw invalidValue(spec, 'one password per save');
   const out: ChangeObject[] = [];
   for (const [n, change] of changes.entries()) {
     const path = `changed_data[${n}].value`;
@@ -223,7 +233,10 @@ function searchEcho(spec: ComponentSpec, key: RecordKey, lang: string, changes: 
         mode: 'search',
         lang,
         from_component_tipo: spec.tipo,
-        entries: changes[0]?.value === null || changes[0]?.value === undefined ? [] : [changes[0].value],
+        entries:
+          spec.kind === 'password' || changes[0]?.value === null || changes[0]?.value === undefined
+            ? []
+            : [changes[0].value],
       },
     ],
   };
