@@ -19,7 +19,8 @@
  *
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
  *
- * WORK_BENCH_INTERVIEWS (default 100000) changes the archive size for quick trials.
+ * WORK_BENCH_INTERVIEWS (default 100000) changes the archive size for quick trials;
+ * WORK_BENCH_SERVER_NODE_ARGS adds node flags to the measured server (`--cpu-prof` to profile it).
  *
  * The server is the compiled one (`node dist/src/work/main.js`, LOG_LEVEL=warn) as a child
  * process on a fresh database: a temporary PGlite directory, or a PostgreSQL database
@@ -70,6 +71,9 @@ const SAVE_SPREAD = Math.min(10_000, INTERVIEWS);
 /** The record of the "same record" save variant (and of the traced save, outside the rotation). */
 const SAME_RECORD = 1;
 const TRACED_RECORD = INTERVIEWS;
+
+/** Extra node flags for the measured server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+const SERVER_NODE_ARGS = (process.env.WORK_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 
 const LOGIN_BODY = JSON.stringify({
   dd_api: 'dd_utils_api',
@@ -137,7 +141,7 @@ async function loop(op: () => Promise<unknown>, concurrency: number, seconds: nu
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/src/work/main.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/src/work/main.js'], {
     env: {
       ...process.env,
       PORT: String(PORT),
