@@ -101,7 +101,7 @@ describe.each(workEngineCases())('create ($engine)', (engine) => {
     }
     as.root = work.browser();
     expect((await as.root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await work?.stop();
   });

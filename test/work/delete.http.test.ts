@@ -130,7 +130,7 @@ describe.each(workEngineCases())('delete ($engine)', (engine) => {
     }
     as.root = work.browser();
     expect((await as.root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await work?.stop();
   });
