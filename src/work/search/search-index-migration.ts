@@ -40,8 +40,12 @@ export const SEARCH_INDEX_MIGRATION: Migration = {
     )`,
     `CREATE INDEX matrix_string_search_record ON matrix_string_search
       (section_tipo, section_id, component_tipo)`,
+    // fastupdate off: entries go straight into the index instead of a pending list, which
+    // searches would scan whole (and the planner prices as such, so it would avoid the index).
     `CREATE INDEX matrix_string_search_trgm ON matrix_string_search
-      USING gin (value_norm gin_trgm_ops)`,
+      USING gin (value_norm gin_trgm_ops) WITH (fastupdate = off)`,
+    // The same for the relation indexes of migration 1 (membership filters, related mode).
+    ...MATRIX_TABLES.map((t) => `ALTER INDEX ${t}_relation_gin SET (fastupdate = off)`),
     `CREATE FUNCTION matrix_string_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'UPDATE' OR TG_OP = 'DELETE' THEN

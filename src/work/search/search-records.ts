@@ -12,7 +12,14 @@
 import type { Ontology } from '../ontology/load-ontology.js';
 import { DATA_COLUMNS, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
 import type { SqlQueryable } from '../store/sql-client.js';
-import { buildSearchUnion, orderByOf, type ScopeFn, type SqlCondition } from './sqo-sql.js';
+import {
+  type BranchOptions,
+  buildSearchUnion,
+  orderByOf,
+  type ScopeFn,
+  type SqlCondition,
+  textWords,
+} from './sqo-sql.js';
 import type { Sqo } from './sqo-types.js';
 
 export interface RecordRef {
@@ -32,6 +39,33 @@ export function sectionsOf(ontology: Ontology, sqo: Pick<Sqo, 'section_tipo'>): 
     return ontology.sections().map((s) => s.tipo);
   }
   return sqo.section_tipo;
+}
+
+/**
+ * The database's lower(unaccent()) of every text word of the filter, in one statement, so the
+ * search's LIKE patterns are constants (index-friendly plans).
+ */
+export async function normaliseWords(db: SqlQueryable, sqo: Sqo): Promise<Map<string, string>> {
+  const words = textWords(sqo);
+  if (words.length === 0) return new Map();
+  const { rows } = await db.query<{ w: string; n: string }>(
+    'SELECT t.w, lower(unaccent(t.w)) AS n FROM jsonb_array_elements_text($1::jsonb) AS t(w)',
+    [JSON.stringify(words)],
+  );
+  return new Map(rows.map((r) => [r.w, r.n]));
+}
+
+/** The UNION of an SQO's branches, its words normalised first (what every search runs). */
+export async function buildSearch(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sqo: Sqo,
+  scope: ScopeFn,
+  sections: readonly string[],
+  options: BranchOptions = {},
+): Promise<ReturnType<typeof buildSearchUnion>> {
+  const normalised = options.relatedTo ? new Map<string, string>() : await normaliseWords(db, sqo);
+  return buildSearchUnion(ontology, sqo, scope, sections, { ...options, normalised });
 }
 
 async function runUnion(
@@ -69,10 +103,12 @@ export async function searchRecords(
   scope: ScopeFn,
 ): Promise<SearchResult> {
   const sections = sectionsOf(ontology, sqo);
-  const built = buildSearchUnion(ontology, sqo, scope, sections);
+  const normalised = await normaliseWords(db, sqo);
+  const built = buildSearchUnion(ontology, sqo, scope, sections, { normalised });
   const records = built ? await runUnion(db, built, sqo, sqo.filter_by_locators !== undefined) : [];
   if (!sqo.full_count) return { records };
-  const total = sqo.total ?? (await countUnion(db, buildSearchUnion(ontology, sqo, scope, sections)));
+  const total =
+    sqo.total ?? (await countUnion(db, buildSearchUnion(ontology, sqo, scope, sections, { normalised })));
   return { records, total };
 }
 
@@ -83,7 +119,7 @@ export async function countRecords(
   sqo: Sqo,
   scope: ScopeFn,
 ): Promise<number> {
-  return countUnion(db, buildSearchUnion(ontology, sqo, scope, sectionsOf(ontology, sqo)));
+  return countUnion(db, await buildSearch(db, ontology, sqo, scope, sectionsOf(ontology, sqo)));
 }
 
 function relatedTargets(sqo: Sqo) {

@@ -83,6 +83,12 @@ export class SqoSqlBuilder {
   constructor(
     private readonly ontology: Ontology,
     private readonly scope: ScopeFn,
+    /**
+     * Words already normalised by the database (lower(unaccent(word)), search-records.ts
+     * normaliseWords), so the LIKE patterns are constants the planner matches against the
+     * trigram index. A word missing here is normalised inside the statement (same result).
+     */
+    private readonly normalised: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   private alias(prefix: string): string {
@@ -219,7 +225,8 @@ export class SqoSqlBuilder {
     } else if (test.kind === 'text') {
       negate = test.negate;
       for (const word of test.words) {
-        const w = escapeLike(word);
+        const known = this.normalised.get(word);
+        const w = escapeLike(known ?? word);
         const pattern =
           test.op === 'contains'
             ? `%${w}%`
@@ -228,7 +235,8 @@ export class SqoSqlBuilder {
               : test.op === 'ends'
                 ? `%${w}`
                 : w;
-        where.push(`${s}.value_norm LIKE lower(unaccent(${this.params.add(pattern, '::text')}))`);
+        const param = this.params.add(pattern, '::text');
+        where.push(`${s}.value_norm LIKE ${known === undefined ? `lower(unaccent(${param}))` : param}`);
       }
     } else {
       throw new Error(`search: test ${test.kind} does not apply to text ${tipo}`);
@@ -310,6 +318,8 @@ export class SqoSqlBuilder {
 
 /** How a branch is restricted besides the filter: a fixed record set or "points at". */
 export interface BranchOptions {
+  /** Normalised text words (see SqoSqlBuilder). */
+  normalised?: ReadonlyMap<string, string>;
   /** Related mode: records holding a locator to one of these (optionally from one component). */
   relatedTo?: { section_tipo: string; section_id: number; tipo?: string }[];
 }
@@ -335,7 +345,7 @@ export function buildSearchUnion(
 ):
   | { builder: SqoSqlBuilder; union: string; orderKeys: { text: boolean; direction: 'ASC' | 'DESC' }[] }
   | undefined {
-  const b = new SqoSqlBuilder(ontology, scope);
+  const b = new SqoSqlBuilder(ontology, scope, options.normalised);
   const p = b.params;
   const related = options.relatedTo !== undefined;
   const locators = related ? undefined : sqo.filter_by_locators;
@@ -417,4 +427,15 @@ export function orderByOf(
   if (parts.length === 0 && hasLocators) parts.push('u.fl_ord ASC NULLS LAST');
   parts.push('u.section_id ASC', 'u.section_tipo ASC');
   return parts.join(', ');
+}
+
+/** Every word a text test of the filter searches for (to normalise them in one round trip). */
+export function textWords(sqo: Sqo): string[] {
+  const words = new Set<string>();
+  const visit = (node: FilterNode) => {
+    if (node.kind === 'group') node.children.forEach(visit);
+    else for (const t of node.tests) if (t.kind === 'text') for (const w of t.words) words.add(w);
+  };
+  if (sqo.filter) visit(sqo.filter);
+  return [...words];
 }
