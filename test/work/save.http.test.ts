@@ -416,6 +416,31 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
     expect(wrongTarget.body.error.message).toContain('oh24');
   });
 
+  it('sort_by_column orders a portal by a column of its targets (empty values last)', async () => {
+    const id = await create('oh1');
+    const people: number[] = [];
+    for (const name of ['Zoe', '', 'Ana', 'Marta']) {
+      const person = await create('rsc197');
+      if (name) ok(await save('rsc85', 'rsc197', person, [{ action: 'insert', value: { value: name } }]));
+      people.push(person);
+    }
+    ok(
+      await save('oh24', 'oh1', id, [
+        { action: 'set_data', value: people.map((p) => ({ section_tipo: 'rsc197', section_id: p })) },
+      ]),
+    );
+    ok(
+      await save('oh24', 'oh1', id, [
+        { action: 'sort_by_column', value: { tipo: 'rsc85', direction: 'ASC' } },
+      ]),
+    );
+    const order = (await stored('oh1', id, 'relation', 'oh24')).items.map((l) => l.section_id);
+    expect(order).toEqual([people[2], people[3], people[0], people[1]]);
+    const badColumn = await save('oh24', 'oh1', id, [{ action: 'sort_by_column', value: { tipo: 'oh14' } }]);
+    expect(badColumn.status).toBe(400);
+    expect(badColumn.body.error.message).toContain('oh14');
+  });
+
   it('a date (oh29): real calendar values only, time computed; an invalid date writes nothing', async () => {
     const id = await create('oh1');
     const saved = await save(
