@@ -7,6 +7,7 @@
  * the next year. The client never computes `time`, so the server does on every save.
  */
 import { WorkError } from '../dispatch/error-registry.js';
+import { dateTime } from '../search/date-time.js';
 
 export interface DatePart {
   year: number;
@@ -36,10 +37,12 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** Dédalo's virtual calendar: ((year*372 + (month-1)*31 + (day-1)) * 86400 + clock seconds). */
+/**
+ * Dédalo's virtual calendar: ((year*372 + (month-1)*31 + (day-1)) * 86400 + clock seconds). The
+ * search layer's formula, so stored times and search bounds can never disagree.
+ */
 export function virtualTime(d: Omit<DatePart, 'time'>): number {
-  const days = d.year * 372 + ((d.month ?? 1) - 1) * 31 + ((d.day ?? 1) - 1);
-  return days * 86_400 + (d.hour ?? 0) * 3600 + (d.minute ?? 0) * 60 + (d.second ?? 0);
+  return dateTime(d);
 }
 
 function invalid(component: string, message: string): WorkError {
