@@ -13,6 +13,9 @@
  *   the existence check and, in one `db.transaction`, the row lock, `writeComponent`, the history
  *   row, the activity row and the echo's read: the store functions save-component.ts calls.
  *
+ * List reads and saves run with one session (one browser sending 16 requests at once: every
+ * request touches the same session row) and with 16 sessions (16 users), baselines alike.
+ *
  * Before the measured server starts, bench/work-trace.ts runs one request of each of the last two
  * scenarios through an in-process server with a statement log, and the baselines run one
  * operation through the same log: the report says whether both ran the same statements.
@@ -172,28 +175,36 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-/** A body, fixed or made afresh for every request (autocannon's setupRequest). */
-type Body = string | (() => string);
+/** What one request sends: the RQO and the headers beside content-type. */
+interface Outgoing {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A request, fixed or made afresh for every request (autocannon's setupRequest). */
+type RequestSource = Outgoing | (() => Outgoing);
 
 async function loadTest(
-  body: Body,
-  headers: Record<string, string>,
+  source: RequestSource,
   opts: WorkBenchOptions,
   seconds = opts.seconds,
 ): Promise<Measured> {
+  const headersOf = (o: Outgoing) => ({ 'content-type': 'application/json', ...o.headers });
   const result = await autocannon({
     url: URL_BASE,
     connections: opts.connections,
     duration: seconds,
     requests: [
-      {
-        method: 'POST',
-        path: BASE,
-        headers: { 'content-type': 'application/json', ...headers },
-        ...(typeof body === 'string'
-          ? { body }
-          : { setupRequest: (req: autocannon.Request) => ({ ...req, body: body() }) }),
-      },
+      typeof source === 'function'
+        ? {
+            method: 'POST',
+            path: BASE,
+            setupRequest: (req: autocannon.Request) => {
+              const o = source();
+              return { ...req, body: o.body, headers: headersOf(o) };
+            },
+          }
+        : { method: 'POST', path: BASE, body: source.body, headers: headersOf(source) },
     ],
   });
   return {
@@ -206,12 +217,11 @@ async function loadTest(
 /** Warms a scenario up, then measures it; answers the measurement and the server's peak RSS so far. */
 async function measure(
   server: ChildProcess,
-  body: Body,
-  headers: Record<string, string>,
+  source: RequestSource,
   opts: WorkBenchOptions,
 ): Promise<{ api: Measured; rss: number }> {
-  await loadTest(body, headers, opts, Math.min(2, opts.seconds));
-  const api = await loadTest(body, headers, opts);
+  await loadTest(source, opts, Math.min(2, opts.seconds));
+  const api = await loadTest(source, opts);
   return { api, rss: rssMb(server.pid!) };
 }
 
@@ -257,8 +267,8 @@ const sessionLookup = (db: SqlClient, tokenSha256: string) => {
 
 /** The list read's statements: session, search, the page's rows (no portal targets, no datalist in the page). */
 const listReadBase =
-  (db: SqlClient, ontology: Ontology, access: UserAccess, tokenSha256: string) => async () => {
-    await sessionLookup(db, tokenSha256);
+  (db: SqlClient, ontology: Ontology, access: UserAccess, tokenOf: () => string) => async () => {
+    await sessionLookup(db, tokenOf());
     const sqo = parseSqo(LIST_SQO, ontology, { defaultLimit: 10, lang: LIST_LANG });
     const found = await searchRecords(db, ontology, sqo, scopeFor(ontology, access));
     const table = ontology.tableOf(INTERVIEW_SECTION)!;
@@ -273,11 +283,11 @@ const listReadBase =
 
 /** One save's statements as the API runs them (actions/core/save.ts, records/save-component.ts). */
 const saveBase =
-  (db: SqlClient, ontology: Ontology, tokenSha256: string, nextId: () => number) => async () => {
+  (db: SqlClient, ontology: Ontology, tokenOf: () => string, nextId: () => number) => async () => {
     const key: RecordKey = { section_tipo: INTERVIEW_SECTION, section_id: nextId() };
     const table = ontology.tableOf(INTERVIEW_SECTION)!;
     const now = new Date();
-    await sessionLookup(db, tokenSha256);
+    await sessionLookup(db, tokenOf());
     if (!(await recordExists(db, table, key))) throw new Error(`save baseline: no record ${key.section_id}`);
     await db.transaction(async (tx) => {
       const row = await readRecord(tx, table, key, { forUpdate: true });
@@ -404,20 +414,38 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
       server = await startServer(db.env);
       // login: the whole action (throttle check, user lookup, Argon2id verify, new session,
       // activity row) against the verify alone.
-      const login = await measure(server, LOGIN_BODY, {}, opts);
-      // Every later scenario uses one root session (root: no permission reads).
-      const session = await loginOnce();
-      const withSession = { cookie: session.cookie, 'x-dedalo-csrf-token': session.csrfToken };
-      const start = await measure(server, START_BODY, { cookie: session.cookie }, opts);
-      // The list read runs before any save, so the filter sees the seeded codes.
-      const list = await measure(server, LIST_BODY, withSession, opts);
+      const login = await measure(server, { body: LOGIN_BODY, headers: {} }, opts);
+      // Root sessions (root: no permission reads). "1 session" is one browser sending 16
+      // requests at once; "16 sessions" is 16 users, each request taking the next session.
+      const sessions: Session[] = [];
+      for (let i = 0; i < opts.connections; i++) sessions.push(await loginOnce());
+      const one = sessions[0]!;
+      const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-dedalo-csrf-token': s.csrfToken });
+      const nextSession = rotation(sessions.length);
+      const anySession = () => sessions[nextSession() - 1]!;
+      const start = await measure(server, { body: START_BODY, headers: { cookie: one.cookie } }, opts);
+      // The list reads run before any save, so the filter sees the seeded codes.
+      const list = await measure(server, { body: LIST_BODY, headers: headersOf(one) }, opts);
+      const listMany = await measure(
+        server,
+        () => ({ body: LIST_BODY, headers: headersOf(anySession()) }),
+        opts,
+      );
       let edit = 0;
       const spreadIds = rotation(SAVE_SPREAD);
-      const save = await measure(server, () => saveBody(spreadIds(), `edited ${++edit}`), withSession, opts);
+      const save = await measure(
+        server,
+        () => ({ body: saveBody(spreadIds(), `edited ${++edit}`), headers: headersOf(one) }),
+        opts,
+      );
+      const saveMany = await measure(
+        server,
+        () => ({ body: saveBody(spreadIds(), `edited ${++edit}`), headers: headersOf(anySession()) }),
+        opts,
+      );
       const saveSame = await measure(
         server,
-        () => saveBody(SAME_RECORD, `edited ${++edit}`),
-        withSession,
+        () => ({ body: saveBody(SAME_RECORD, `edited ${++edit}`), headers: headersOf(one) }),
         opts,
       );
       if (engine === 'pglite') {
@@ -430,32 +458,36 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
         const access = await new PermissionsEngine(client, ontology).forUser(ROOT_USER_ID);
         const hash = await rootHash(client);
         const { connections, seconds } = opts;
+        const oneToken = () => one.tokenSha256;
+        const anyToken = () => anySession().tokenSha256;
         const verifyBase = await loop(() => verifyPassword(hash, ROOT_PASSWORD), connections, seconds);
-        const lookupBase = await loop(() => sessionLookup(client, session.tokenSha256), connections, seconds);
+        const lookupBase = await loop(() => sessionLookup(client, one.tokenSha256), connections, seconds);
 
         // One traced operation of each baseline, through the same statement log as the server's.
         const log = new StatementLog();
         const tracedClient = log.wrap(client);
-        const listTrace = await log.during(listReadBase(tracedClient, ontology, access, session.tokenSha256));
-        const saveTrace = await log.during(
-          saveBase(tracedClient, ontology, session.tokenSha256, () => TRACED_RECORD),
-        );
+        const listTrace = await log.during(listReadBase(tracedClient, ontology, access, oneToken));
+        const saveTrace = await log.during(saveBase(tracedClient, ontology, oneToken, () => TRACED_RECORD));
         notes.push(traceLine(engine, 'list read', traced.get('list read') ?? [], listTrace));
         notes.push(traceLine(engine, 'save', traced.get('save') ?? [], saveTrace));
 
-        const listOp = listReadBase(client, ontology, access, session.tokenSha256);
+        const listOp = listReadBase(client, ontology, access, oneToken);
         await loop(listOp, connections, Math.min(2, seconds));
         const listBase = await loop(listOp, connections, seconds);
-        const saveBaseSpread = await loop(
-          saveBase(client, ontology, session.tokenSha256, rotation(SAVE_SPREAD)),
+        const listBaseMany = await loop(
+          listReadBase(client, ontology, access, anyToken),
           connections,
           seconds,
         );
+        const baseIds = rotation(SAVE_SPREAD);
+        const saveBaseOne = await loop(saveBase(client, ontology, oneToken, baseIds), connections, seconds);
+        const saveBaseMany = await loop(saveBase(client, ontology, anyToken, baseIds), connections, seconds);
         const saveBaseSame = await loop(
-          saveBase(client, ontology, session.tokenSha256, () => SAME_RECORD),
+          saveBase(client, ontology, oneToken, () => SAME_RECORD),
           connections,
           seconds,
         );
+        const n = sessions.length;
         for (const r of [
           row(engine, 'login (root)', 'Argon2id verify loop', login.api, verifyBase, login.rss),
           row(
@@ -468,7 +500,7 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
           ),
           row(
             engine,
-            'list read: page of 50, oh14 filter, 100 matches',
+            'list read: page of 50 of 100 matches (oh14 filter), 1 session',
             'session + search + page rows SQL loop',
             list.api,
             listBase,
@@ -476,16 +508,32 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
           ),
           row(
             engine,
-            `save oh14, records 1..${SAVE_SPREAD} in turn`,
-            'session + save transaction SQL loop',
+            `list read: same, ${n} sessions`,
+            `the same, ${n} sessions`,
+            listMany.api,
+            listBaseMany,
+            listMany.rss,
+          ),
+          row(
+            engine,
+            `save oh14, records 1..${SAVE_SPREAD} in turn, 1 session`,
+            'session + existence + save transaction SQL loop',
             save.api,
-            saveBaseSpread,
+            saveBaseOne,
             save.rss,
           ),
           row(
             engine,
-            'save oh14, all on one record',
-            'session + save transaction SQL loop, one record',
+            `save oh14, records in turn, ${n} sessions`,
+            `the same, ${n} sessions`,
+            saveMany.api,
+            saveBaseMany,
+            saveMany.rss,
+          ),
+          row(
+            engine,
+            'save oh14, all on one record, 1 session',
+            'the same, one record',
             saveSame.api,
             saveBaseSame,
             saveSame.rss,
