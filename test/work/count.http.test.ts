@@ -243,7 +243,31 @@ describe.each(workEngineCases())('count ($engine)', (engine) => {
             fc.jsonValue(),
           ),
           mode: fc.oneof(fc.constantFrom('list', 'edit', 'tm', 'related', 'search'), fc.jsonValue()),
-          filter: fc.jsonValue(),
+          filter: fc.oneof(
+            fc.jsonValue(),
+            fc.record({
+              $and: fc.array(
+                fc.record({
+                  q: fc.oneof(
+                    fc.string({ unit: 'binary', maxLength: 20 }),
+                    fc.constantFrom('a\u0000b', '\ud800x', '*', '!*', '%_\\', '>=1990', '1990...2000'),
+                    fc.jsonValue(),
+                  ),
+                  q_operator: fc.option(fc.constantFrom('*', '!*', '=', '!=', '<', '>', '-'), {
+                    nil: undefined,
+                  }),
+                  path: fc.constantFrom(
+                    [{ component_tipo: 'oh14' }],
+                    [{ component_tipo: 'oh16' }],
+                    [{ component_tipo: 'oh29' }],
+                    [{ component_tipo: 'oh24' }],
+                    [{ component_tipo: 'oh24' }, { component_tipo: 'rsc85' }],
+                  ),
+                }),
+                { maxLength: 3 },
+              ),
+            }),
+          ),
           filter_by_locators: fc.oneof(
             fc.array(
               fc.record({ section_tipo: fc.constantFrom('oh1', 'rsc197', 'x'), section_id: fc.jsonValue() }),

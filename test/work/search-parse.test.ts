@@ -268,6 +268,12 @@ describe('parseSqo', () => {
       'sqo.filter.q is longer than 1000 characters',
     ],
     [
+      'a NUL in q',
+      { section_tipo: 'oh1', filter: leaf('oh14', 'a\u0000b') },
+      'sqo.filter.q contains a NUL character',
+    ],
+    ['a lone surrogate in q', { section_tipo: 'oh1', filter: leaf('oh14', 'a\ud800') }, 'unpaired surrogate'],
+    [
       'too deep',
       { section_tipo: 'oh1', filter: deep(SQO_LIMITS.maxFilterDepth) },
       'nested deeper than 32 levels',

@@ -86,6 +86,10 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 
 const SECTION_ID_TEXT = /^-?\d{1,9}$/;
 
+/** Characters PostgreSQL text cannot hold: NUL and unpaired UTF-16 surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is looked for
+const NOT_STORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 function sectionIdOf(v: unknown, at: string): number {
   const n = typeof v === 'string' && SECTION_ID_TEXT.test(v.trim()) ? Number(v.trim()) : v;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || Math.abs(n) > 2_147_483_647) {
@@ -297,6 +301,10 @@ class SqoParser {
   ): LeafTest {
     if (typeof q === 'string' && q.length > SQO_LIMITS.maxQLength) {
       return invalid(`${at} is longer than ${SQO_LIMITS.maxQLength} characters`);
+    }
+    // PostgreSQL text holds neither NUL nor unpaired surrogates: refuse them here, not as a 500.
+    if (typeof q === 'string' && NOT_STORABLE.test(q)) {
+      return invalid(`${at} contains a NUL character or an unpaired surrogate`);
     }
     if (typeof q === 'string' && (q.trim() === '*' || q.trim() === '!*')) {
       return { kind: 'presence', present: q.trim() === '*' };
