@@ -383,12 +383,12 @@ function row(
   return `| ${engine} | ${scenario} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baselineName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(api.requestsPerSec / base.requestsPerSec, 2)} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${rss} | ${api.errors} |`;
 }
 
-/** One line per traced scenario: the API's statements against the baseline's, and whether they match. */
+/** One entry per traced scenario: the API's statements against the baseline's, and whether they match. */
 function traceLine(engine: string, name: string, api: readonly string[], base: readonly string[]): string {
   const same = sameStatements(api, base);
-  const line = `- ${engine}, ${name}: API ${api.length} statements, baseline ${base.length}${same ? ' (the same)' : ' (DIFFERENT)'}`;
-  if (same) return line;
-  return `${line}\n  - API: ${api.join(' / ')}\n  - baseline: ${base.join(' / ')}`;
+  const head = `- ${engine}, ${name}: API ${api.length} statements, baseline ${base.length}${same ? ' (the same)' : ' (DIFFERENT)'}`;
+  const list = (l: readonly string[]) => l.map((x) => `\`${x.slice(0, 40)}\``).join(', ');
+  return same ? `${head}: ${list(api)}` : `${head}\n  - API: ${list(api)}\n  - baseline: ${list(base)}`;
 }
 
 export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
