@@ -48,6 +48,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** PostgreSQL's deadlock_detected and serialization_failure (also raised by PGlite). */
+const CONCURRENCY_ABORTS = new Set(['40P01', '40001']);
+
+function isConcurrencyAbort(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONCURRENCY_ABORTS.has(code);
+}
+
 function sendError(reply: FastifyReply, code: ErrorCode, message?: string, csrfToken?: string) {
   const { status, body } = errorEnvelope(reply.request.id, code, message, { csrf_token: csrfToken });
   return reply.code(status).type('application/json; charset=utf-8').send(body);
@@ -141,7 +149,10 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       return reply
         .type('application/json; charset=utf-8')
         .send(successEnvelope(request.id, result.data, extensions, result.notices));
-    } catch (err) {
+    } catch (caught) {
+      // The database broke a deadlock or a serialization conflict between two writers by
+      // aborting this one: nothing of it was kept, and a retry can succeed.
+      const err = isConcurrencyAbort(caught) ? new WorkError('record.write_conflict') : caught;
       if (!(err instanceof WorkError)) throw err;
       applyCookie(undefined);
       if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));

@@ -257,4 +257,37 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
     const noCsrf = await root.post(saveBody('oh14', 'oh1', inProject, [{ action: 'clear' }]), { csrf: null });
     expect(noCsrf.body.error.code).toBe('auth.csrf_failed');
   });
+
+  it('only a global admin may grant the global-admin flag, whatever the profile says about users', async () => {
+    // Profile 300: full write on the users section, every component included.
+    await insertProfile(
+      work.server.db,
+      300,
+      ['dd128', 'dd132', 'dd133', 'dd452', 'dd1725', 'dd170', 'dd244', 'dd131'].map((tipo) => ({
+        tipo,
+        section_tipo: 'dd128',
+        value: 2 as const,
+      })),
+    );
+    await insertLoginUser(work.server.db, 300, {
+      username: 'useradmin',
+      password: 'user admin password',
+      profile: 300,
+      projects: [1],
+    });
+    const userAdmin = await as('useradmin', 'user admin password');
+    const grant = saveBody('dd244', 'dd128', 300, [
+      { action: 'set_data', value: [{ section_tipo: 'dd64', section_id: 1 }] },
+    ]);
+    const refused = await userAdmin.post(grant);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('perm.global_admin_required');
+    // The same profile may still edit other user components, and root may grant the flag.
+    ok(
+      await userAdmin.post(
+        saveBody('dd452', 'dd128', 300, [{ action: 'insert', value: { value: 'User Admin' } }]),
+      ),
+    );
+    ok(await root.post(grant));
+  });
 });

@@ -155,6 +155,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'Records with children were not deleted',
   },
+  'record.write_conflict': {
+    category: 'conflict',
+    label_key: 'error_record_write_conflict',
+    retryable: true,
+    message: 'Another write touched the same records at the same moment; retry the request',
+  },
   'record.idempotency_in_progress': {
     category: 'conflict',
     label_key: 'error_record_idempotency_in_progress',

@@ -36,6 +36,12 @@ export interface Ontology {
   dataColumnOf(componentTipo: string): DataColumn | undefined;
   /** Every section, in ontology order. */
   sections(): readonly OntologyNode[];
+  /**
+   * The relation components of the sections stored in `table` that may hold a locator into
+   * `targetSectionTipo` (those targeting it, and those declaring no target), for "who points at
+   * this record" lookups.
+   */
+  relationComponentsInto(table: MatrixTable, targetSectionTipo: string): readonly string[];
   /** Allowed language codes, `lg-nolan` included. */
   readonly languages: readonly { code: string; label: string }[];
   isLanguage(code: string): boolean;
@@ -142,6 +148,15 @@ export function loadOntology(seed: OntologySeed = ONTOLOGY_SEED): Ontology {
       return model !== undefined && isComponentModel(model) ? COMPONENT_MODELS[model].column : undefined;
     },
     sections: () => sections,
+    relationComponentsInto: (table, targetSectionTipo) =>
+      sections
+        .filter((section) => (section.matrix_table ?? 'matrix') === table)
+        .flatMap((section) => componentsOf.get(section.tipo) ?? [])
+        .filter((c) => {
+          if (!isComponentModel(c.model) || !COMPONENT_MODELS[c.model].relation) return false;
+          return c.target_section_tipo === undefined || c.target_section_tipo.includes(targetSectionTipo);
+        })
+        .map((c) => c.tipo),
     languages: Object.freeze(languages.map((l) => Object.freeze({ ...l }))),
     isLanguage: (code) => languageCodes.has(code),
   };

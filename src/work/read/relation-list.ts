@@ -19,7 +19,8 @@ export async function readRelationList(
 ): Promise<ReadResult> {
   const entries: { section_tipo: string; section_id: number; from_component_tipo: string }[] = [];
   for (const table of MATRIX_TABLES) {
-    for (const row of await recordsPointingAt(ctx.db, table, target)) {
+    const tipos = ctx.ontology.relationComponentsInto(table, target.section_tipo);
+    for (const row of await recordsPointingAt(ctx.db, table, target, tipos)) {
       if (access.level(row.section_tipo, row.section_tipo) < 1 || !rowInScope(ctx.ontology, access, row))
         continue;
       for (const [tipo, items] of Object.entries(row.relation ?? {})) {

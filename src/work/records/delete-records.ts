@@ -99,12 +99,18 @@ function hasChildren(ontology: Ontology, row: MatrixRow): boolean {
  */
 async function removeInboundReferences(
   tx: SqlQueryable,
+  ontology: Ontology,
   target: RecordKey,
   userId: number,
   now: Date,
 ): Promise<void> {
   for (const table of INVERSE_REFERENCE_TABLES) {
-    const pointing = await recordsPointingAt(tx, table, target);
+    const pointing = await recordsPointingAt(
+      tx,
+      table,
+      target,
+      ontology.relationComponentsInto(table, target.section_tipo),
+    );
     for (const found of pointing) {
       const key = { section_tipo: found.section_tipo, section_id: Number(found.section_id) };
       if (key.section_tipo === target.section_tipo && key.section_id === target.section_id) continue;
@@ -248,7 +254,7 @@ export async function deleteRecordsIn(
       }
       // The snapshot comes first: everything after it may change the row or remove it.
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
-      await removeInboundReferences(tx, key, args.userId, args.now);
+      await removeInboundReferences(tx, ontology, key, args.userId, args.now);
       await deleteRecordRow(tx, table, key);
     } else {
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });

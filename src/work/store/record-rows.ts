@@ -143,24 +143,30 @@ export async function deleteRecordRow(
 }
 
 /**
- * Records of `table` holding a locator that points at `target` (any component, any type), for
- * inverse-reference lookups; served by the GIN index on `relation`. Compares the target's
- * section_id as a number and as a string, since imported data may store either.
+ * Records of `table` holding a locator that points at `target`, for inverse-reference lookups:
+ * one containment test per relation component that may point there (`relation @> {"<tipo>":
+ * [{section_tipo, section_id}]}`, which the GIN index on `relation` answers), with the target's
+ * section_id as a number and as a string, since imported data may store either. `componentTipos`
+ * are the relation components of the table's sections that can hold such a locator (the caller
+ * asks the ontology); none: no statement at all.
  */
 export async function recordsPointingAt(
   db: SqlQueryable,
   table: MatrixTable,
   target: RecordKey,
+  componentTipos: readonly string[],
 ): Promise<MatrixRow[]> {
+  if (componentTipos.length === 0) return [];
+  const params: string[] = [];
+  const tests = componentTipos.flatMap((tipo) =>
+    [target.section_id, String(target.section_id)].map((id) => {
+      params.push(JSON.stringify({ [tipo]: [{ section_tipo: target.section_tipo, section_id: id }] }));
+      return `m.relation @> $${params.length}::jsonb`;
+    }),
+  );
   const { rows } = await db.query<MatrixRow>(
-    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} m
-     WHERE EXISTS (SELECT 1 FROM jsonb_each(m.relation) AS c(tipo, items)
-       WHERE jsonb_typeof(c.items) = 'array'
-         AND (c.items @> $1::jsonb OR c.items @> $2::jsonb))`,
-    [
-      JSON.stringify([{ section_tipo: target.section_tipo, section_id: target.section_id }]),
-      JSON.stringify([{ section_tipo: target.section_tipo, section_id: String(target.section_id) }]),
-    ],
+    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} m WHERE ${tests.join(' OR ')}`,
+    params,
   );
   return rows;
 }

@@ -15,7 +15,7 @@
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import { assertCan, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
+import { assertCan, assertGlobalAdmin, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
@@ -45,6 +45,7 @@ export const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 1024;
 
 const USERS_SECTION = 'dd128';
+const GLOBAL_ADMIN_TIPO = 'dd244';
 const PROFILES_SECTION = 'dd234';
 
 const isObject = (v: unknown): v is Fields => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -268,6 +269,9 @@ export const saveAction: ActionDefinition = {
 
     assertWritableSection(section);
     await assertRecordAccess(ctx, access, 'save', key, spec.tipo);
+    // The global-admin flag bypasses every profile and project: only a global admin may grant
+    // or withdraw it, whatever level a profile gives on the users section.
+    if (key.section_tipo === USERS_SECTION && spec.tipo === GLOBAL_ADMIN_TIPO) assertGlobalAdmin(access);
     if (spec.computed) {
       throw invalidValue(spec, `is computed from ${spec.computed.from.join(', ')}: save those instead`);
     }
