@@ -25,12 +25,14 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
     db = await fresh.open();
     await migrateSchema(db);
     await db.query(
-      `INSERT INTO matrix (section_tipo, section_id, string, relation)
+      `INSERT INTO matrix (section_tipo, section_id, string, relation, date)
        SELECT 'oh1', g,
          jsonb_build_object('oh14', jsonb_build_array(jsonb_build_object('id', 1, 'lang', 'lg-nolan',
            'value', CASE WHEN g = 1234 THEN 'Entrevista Ñandú' ELSE 'code ' || md5(g::text) END))),
          jsonb_build_object('oh24', jsonb_build_array(jsonb_build_object('type', 'dd151',
-           'section_tipo', 'rsc197', 'section_id', g % 100, 'from_component_tipo', 'oh24')))
+           'section_tipo', 'rsc197', 'section_id', g % 100, 'from_component_tipo', 'oh24'))),
+         jsonb_build_object('oh29', jsonb_build_array(jsonb_build_object('id', 1, 'lang', 'lg-nolan',
+           'start', jsonb_build_object('year', 1900 + g % 100, 'month', 1 + g % 12))))
        FROM generate_series(1, $1::integer) AS g`,
       [ROWS],
     );
@@ -78,6 +80,29 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
     expect(await countRecords(db, ontology, parseSqo(sqo, ontology), NO_SCOPE)).toBe(ROWS / 100);
   });
 
+  it('a date or number comparison is planned on the number side table', async () => {
+    const year = {
+      section_tipo: 'oh1',
+      filter: { $and: [{ q: '1950', path: [{ component_tipo: 'oh29' }] }] },
+    };
+    expect(await plan(year)).toContain('matrix_number_search_value');
+    expect(await countRecords(db, ontology, parseSqo(year, ontology), NO_SCOPE)).toBe(ROWS / 100);
+    const range = {
+      section_tipo: 'oh1',
+      filter: {
+        $and: [
+          { q: { start: { year: 1950, month: 3 } }, q_operator: '<=', path: [{ component_tipo: 'oh29' }] },
+        ],
+      },
+    };
+    expect(await plan(range)).toContain('matrix_number_search_value');
+    // Years 1900..1949 (50 a year), and 1950 in January to March.
+    const march1950 = Array.from({ length: ROWS }, (_, k) => k + 1).filter(
+      (g) => 1900 + (g % 100) < 1950 || (1900 + (g % 100) === 1950 && 1 + (g % 12) <= 3),
+    ).length;
+    expect(await countRecords(db, ontology, parseSqo(range, ontology), NO_SCOPE)).toBe(march1950);
+  });
+
   it('the side table follows inserts, updates, deletes and truncates; passwords never enter it', async () => {
     const side = async (sectionTipo: string, sectionId: number) =>
       (
@@ -97,6 +122,10 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
     expect(await side('oh1', 1234)).toEqual([{ component_tipo: 'oh16', lang: 'lg-spa', value_norm: 'ano' }]);
     await db.query(`DELETE FROM matrix WHERE section_tipo = 'oh1' AND section_id = 1234`);
     expect(await side('oh1', 1234)).toEqual([]);
+    const numbers = await db.query(
+      `SELECT 1 FROM matrix_number_search WHERE section_tipo = 'oh1' AND section_id = 1234`,
+    );
+    expect(numbers.rowCount).toBe(0);
     await db.query(
       `INSERT INTO matrix_users (section_tipo, section_id, string)
        VALUES ('dd128', 5, '{"dd132":[{"id":1,"lang":"lg-nolan","value":"Ana"}],"dd133":[{"id":1,"lang":"lg-nolan","value":"$argon2id$secret"}]}')`,

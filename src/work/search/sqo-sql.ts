@@ -155,24 +155,12 @@ export class SqoSqlBuilder {
     if (!node || !isComponentModel(node.model)) throw new Error(`search: ${tipo} is not a component`);
     const column = COMPONENT_MODELS[node.model].column;
     if (column === 'string') return this.textTest(test, tipo, alias, lang);
+    if (column === 'number' || column === 'date') return this.numberTest(test, tipo, alias);
     const items = () =>
       arrayOf(`${alias}.${columnOf(this.ontology, tipo)} -> ${this.params.add(tipo, '::text')}`);
     if (test.kind === 'presence') {
-      const e = this.alias('e');
-      const any =
-        column === 'number'
-          ? `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE work_jsonb_numeric(${e}.v -> 'value') IS NOT NULL)`
-          : column === 'date'
-            ? `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE work_date_time(${e}.v -> 'start') IS NOT NULL)`
-            : `jsonb_array_length(${items()}) > 0`;
+      const any = `jsonb_array_length(${items()}) > 0`;
       return test.present ? any : `NOT ${any}`;
-    }
-    if (test.kind === 'range' && (column === 'number' || column === 'date')) {
-      const e = this.alias('e');
-      const expr =
-        column === 'number' ? `work_jsonb_numeric(${e}.v -> 'value')` : `work_date_time(${e}.v -> 'start')`;
-      const cond = `EXISTS (SELECT 1 FROM jsonb_array_elements(${items()}) ${e}(v) WHERE ${this.bounds(expr, test)})`;
-      return test.negate ? `NOT ${cond}` : cond;
     }
     if (test.kind === 'locators' && column === 'relation') {
       const parts = test.locators.flatMap((l) =>
@@ -211,6 +199,24 @@ export class SqoSqlBuilder {
       return test.negate ? `NOT (${cond})` : cond;
     }
     throw new Error(`search: test ${test.kind} does not apply to ${alias} structural columns`);
+  }
+
+  /** Numbers and dates: through matrix_number_search (btree on component and value). */
+  private numberTest(test: LeafTest, tipo: string, alias: string): string {
+    const n = this.alias('n');
+    const where = [`${n}.component_tipo = ${this.params.add(tipo, '::text')}`];
+    let negate = false;
+    if (test.kind === 'presence') {
+      negate = !test.present;
+    } else if (test.kind === 'range') {
+      negate = test.negate;
+      where.push(this.bounds(`${n}.value`, test));
+    } else {
+      throw new Error(`search: test ${test.kind} does not apply to ${tipo}`);
+    }
+    const cond = `(${alias}.section_tipo, ${alias}.section_id) IN (SELECT ${n}.section_tipo, ${n}.section_id
+      FROM matrix_number_search ${n} WHERE ${where.join(' AND ')})`;
+    return negate ? `NOT ${cond}` : cond;
   }
 
   /** Text: through the normalised side table (trigram index). */
