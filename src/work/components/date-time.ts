@@ -7,15 +7,10 @@
  * the next year. The client never computes `time`, so the server does on every save.
  */
 import { WorkError } from '../dispatch/error-registry.js';
-import { dateTime } from '../search/date-time.js';
+import { type DateParts, dateTime } from '../search/date-time.js';
 
-export interface DatePart {
-  year: number;
-  month?: number;
-  day?: number;
-  hour?: number;
-  minute?: number;
-  second?: number;
+/** A stored date part: the parts a search compares, plus milliseconds and the computed time. */
+export interface DatePart extends DateParts {
   ms?: number;
   time: number;
 }

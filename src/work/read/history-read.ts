@@ -12,6 +12,7 @@ import type { ActionContext } from '../dispatch/action-registry.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { searchHistory } from '../search/search-records.js';
 import type { Sqo } from '../search/sqo-types.js';
+import { momentDateValue } from '../store/activity.js';
 import { readRecords } from '../store/record-rows.js';
 import { rowInScope } from './page-builder.js';
 import type { ContextEntry, DataItem, ReadResult } from './read-types.js';
@@ -19,20 +20,6 @@ import type { ContextEntry, DataItem, ReadResult } from './read-types.js';
 /** The time machine's own columns, as Dédalo names them (virtual section dd15). */
 export const HISTORY_DATE_TIPO = 'dd201';
 export const HISTORY_USER_TIPO = 'dd197';
-
-const date = (when: Date | string) => {
-  const d = new Date(when);
-  return {
-    start: {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-    },
-  };
-};
 
 function columnContext(sectionTipo: string, tipo: string, model: string, label: string): ContextEntry {
   return {
@@ -108,7 +95,7 @@ export async function readHistory(
       ...base,
       tipo: HISTORY_DATE_TIPO,
       lang: NO_LANG,
-      entries: [{ id: 1, lang: NO_LANG, ...date(r.created_at) }],
+      entries: [{ id: 1, lang: NO_LANG, ...momentDateValue(new Date(r.created_at)) }],
     });
     data.push({
       ...base,

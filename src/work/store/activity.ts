@@ -20,8 +20,8 @@ export interface ActivityEntry {
   data?: Record<string, unknown>;
 }
 
-/** Dédalo's date value: the parts of the moment, in UTC. */
-function dateValue(when: Date) {
+/** Dédalo's date value of a moment: its parts, in UTC (activity rows, history rows). */
+export function momentDateValue(when: Date) {
   return {
     start: {
       year: when.getUTCFullYear(),
@@ -48,7 +48,7 @@ export async function logActivity(tx: SqlQueryable, entry: ActivityEntry): Promi
         ],
       },
       string: { dd545: item(entry.what), dd546: item(entry.where) },
-      date: { dd547: item(dateValue(entry.when)) },
+      date: { dd547: item(momentDateValue(entry.when)) },
       misc: { dd551: item(entry.data ?? {}) },
     },
     { dd545: 1, dd546: 1, dd547: 1, dd551: 1 },
