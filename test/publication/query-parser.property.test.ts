@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/publication/db/schema-builder.js';
 import { buildSelect, doubleQuoteDialect } from '../../src/publication/db/sql-builder.js';
-import { ValidationError } from '../../src/publication/http/problems.js';
-import { parseQueryString } from '../../src/publication/http/query-params.js';
+import { ValidationError } from '../../src/publication/problems.js';
+import { parseQueryString } from '../../src/publication/query/query-string.js';
 import { parseRecordListRequest, parseRecordRequest } from '../../src/publication/query/record-requests.js';
 
 const schema = buildSchema(

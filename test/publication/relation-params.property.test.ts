@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/publication/db/schema-builder.js';
-import { ValidationError } from '../../src/publication/http/problems.js';
-import { parseQueryString } from '../../src/publication/http/query-params.js';
+import { ValidationError } from '../../src/publication/problems.js';
 import { BOUNDS } from '../../src/publication/query/bounds.js';
+import { parseQueryString } from '../../src/publication/query/query-string.js';
 import { parseRelationParams, type RelationRequest } from '../../src/publication/query/relation-params.js';
 import {
   cellEntries,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { matchesAnySecret } from '../../common/constant-time.js';
 import { sendProblem } from './error-handling.js';
-import { ProblemError } from './problems.js';
+import { ProblemError } from '../problems.js';
 import { pathOf } from './query-params.js';
 import { appendVary } from './vary.js';
 

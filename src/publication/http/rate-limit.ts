@@ -19,7 +19,7 @@ import {
 } from '../../common/rate-limit/token-bucket.js';
 import type { PublicationConfig } from '../config.js';
 import { sendProblem } from './error-handling.js';
-import { ProblemError } from './problems.js';
+import { ProblemError } from '../problems.js';
 import { pathOf } from './query-params.js';
 import { INTERNAL_HEADER } from './request-budget.js';
 

@@ -4,7 +4,6 @@
  * functions and services as the fragments routes, called in the same order.
  */
 import * as z from 'zod';
-import { parseRecordId } from '../http/request-input.js';
 import {
   DEFAULT_TEXT_COLUMN,
   FRAGMENT_BOUNDS,
@@ -12,6 +11,7 @@ import {
   parseFragmentsRequest,
   parseIndexationRequest,
 } from '../query/fragment-requests.js';
+import { parseRecordId } from '../query/path-params.js';
 import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
 import { requireTable } from '../services/catalog-service.js';
 import { textFragments } from '../services/fragments-service.js';

@@ -4,7 +4,7 @@
  * not, into an isError result through the same mapping the REST error handler uses.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ProblemError } from '../http/problems.js';
+import type { ProblemError } from '../problems.js';
 import { API_NAME, API_VERSION } from '../routes/discovery-routes.js';
 import type { PublicationContext } from '../services/context.js';
 import type { McpTool } from './tool-definition.js';

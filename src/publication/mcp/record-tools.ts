@@ -5,8 +5,8 @@
  * parameters, then the query), so bounds, defaults and messages are the REST ones.
  */
 import * as z from 'zod';
-import { parseRecordId } from '../http/request-input.js';
 import { BOUNDS } from '../query/bounds.js';
+import { parseRecordId } from '../query/path-params.js';
 import { parseRecordListRequest, parseRecordRequest } from '../query/record-requests.js';
 import { DEFAULT_SEARCH_COLUMN, parseSearchRequest } from '../query/search-request.js';
 import { requireTable } from '../services/catalog-service.js';

@@ -8,9 +8,9 @@
  */
 import * as z from 'zod';
 import { FILTER_OPS } from '../db/types.js';
-import { ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { ProblemCollector } from '../problems.js';
 import { BOUNDS, LANG_PATTERN } from '../query/bounds.js';
+import type { QueryParams } from '../query/query-string.js';
 import { RESOLVE_INVERSE, RESOLVE_RELATIONS } from '../query/relation-params.js';
 
 /**

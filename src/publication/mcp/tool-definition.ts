@@ -5,7 +5,7 @@
  * server factory (mcp-server.ts) turns their answers and failures into tool results.
  */
 import type * as z from 'zod';
-import { notFound } from '../http/problems.js';
+import { notFound } from '../problems.js';
 import type { PublicationContext } from '../services/context.js';
 
 export interface ToolAnswer {

@@ -6,7 +6,7 @@
  * `name: detail`, so an agent can fix the argument and call again.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ProblemError } from '../http/problems.js';
+import type { ProblemError } from '../problems.js';
 import type { ToolAnswer } from './tool-definition.js';
 
 /** What to try next, per kind of failure an agent can do something about. */

@@ -3,7 +3,7 @@
  * declarations (parameters.ts) and the envelope schemas (schemas.ts). Nothing here is written
  * twice: bounds and patterns come from query/bounds.ts, problem kinds from http/problems.ts.
  */
-import { PROBLEM_BASE } from '../http/problems.js';
+import { PROBLEM_BASE } from '../problems.js';
 import { API_VERSION } from '../routes/discovery-routes.js';
 import type { ParamSpec } from './parameters.js';
 import { mcpRouteDoc, ROUTES, type RouteDoc } from './routes.js';

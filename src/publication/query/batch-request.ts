@@ -5,7 +5,7 @@
  * Structural faults reject the whole batch with a 400; a bad or forbidden path is answered as
  * that query's own 400 result, so one bad query does not break the others.
  */
-import { type ParameterProblem, ProblemCollector } from '../http/problems.js';
+import { type ParameterProblem, ProblemCollector } from '../problems.js';
 import { clip } from './scalar-params.js';
 
 export const MAX_BATCH_QUERIES = 20;

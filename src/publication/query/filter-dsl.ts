@@ -5,9 +5,9 @@
  */
 import type { ColumnInfo, Condition, FilterOp, SqlValue, TableInfo } from '../db/types.js';
 import { FILTER_OPS } from '../db/types.js';
-import type { ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import type { ProblemCollector } from '../problems.js';
 import { BOUNDS } from './bounds.js';
+import type { QueryParams } from './query-string.js';
 import { clip } from './scalar-params.js';
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](?:\[([^[\]]*)\])?$/;

@@ -4,9 +4,9 @@
  * unknown parameters are refused as on the records routes (`_`-prefixed ones are ignored).
  */
 import type { TableInfo } from '../db/types.js';
-import { invalidQuery, ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { invalidQuery, ProblemCollector } from '../problems.js';
 import { foldString, type MatchTerm } from '../text/term-matching.js';
+import type { QueryParams } from './query-string.js';
 import { rejectUnknownParams } from './record-requests.js';
 import { clip, parseIntegerParam, parseLangParam, singleParam } from './scalar-params.js';
 

@@ -3,10 +3,10 @@
  * problems found are reported together, one `errors` entry per bad parameter.
  */
 import type { Condition, DatabaseSchema, OrderTerm, TableInfo } from '../db/types.js';
-import { ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { ProblemCollector } from '../problems.js';
 import { BOUNDS } from './bounds.js';
 import { isFilterKey, parseFilters } from './filter-dsl.js';
+import type { QueryParams } from './query-string.js';
 import {
   parseRelationParams,
   RESOLVE_INVERSE,

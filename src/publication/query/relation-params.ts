@@ -12,9 +12,9 @@
  *   `dd_relations` locators or, when the key is a column of the table, that column's locators.
  */
 import type { DatabaseSchema, TableInfo } from '../db/types.js';
-import { ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { ProblemCollector } from '../problems.js';
 import { BOUNDS, TABLE_NAME_PATTERN } from './bounds.js';
+import type { QueryParams } from './query-string.js';
 import { clip, singleParam } from './scalar-params.js';
 
 export const RESOLVE_RELATIONS = 'resolve_relations';

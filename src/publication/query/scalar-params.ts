@@ -2,9 +2,9 @@
  * Readers for single-valued query parameters (integers, booleans, language codes), each throwing
  * a ValidationError that names the parameter and says what would be accepted.
  */
-import { invalidQuery } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { invalidQuery } from '../problems.js';
 import { LANG_PATTERN } from './bounds.js';
+import type { QueryParams } from './query-string.js';
 
 /** The one value of `name`, or undefined; giving a parameter twice is an error. */
 export function singleParam(params: QueryParams, name: string): string | undefined {

@@ -4,11 +4,11 @@
  * `fields`, `filter[...]`) so a site can fetch a light, single-language result page.
  */
 import type { Condition, DatabaseSchema, TableInfo } from '../db/types.js';
-import { invalidQuery, ProblemCollector } from '../http/problems.js';
-import type { QueryParams } from '../http/query-params.js';
+import { invalidQuery, ProblemCollector } from '../problems.js';
 import { type ParsedSearch, parseSearchQuery } from '../text/search-query.js';
 import { BOUNDS } from './bounds.js';
 import { parseFilters } from './filter-dsl.js';
+import type { QueryParams } from './query-string.js';
 import { rejectUnknownParams } from './record-requests.js';
 import {
   parseRelationParams,

@@ -3,7 +3,7 @@
  * allowlist), both validated against the table's live columns.
  */
 import type { OrderTerm, TableInfo } from '../db/types.js';
-import { invalidQuery } from '../http/problems.js';
+import { invalidQuery } from '../problems.js';
 import { BOUNDS } from './bounds.js';
 import { clip } from './scalar-params.js';
 

@@ -5,9 +5,9 @@
  * statement budget and deadline (see request-budget.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { ProblemError, toProblem } from '../http/problems.js';
 import { INTERNAL_HEADER } from '../http/request-budget.js';
 import { sendJson } from '../http/send-json.js';
+import { ProblemError, toProblem } from '../problems.js';
 import { type BatchQuery, batchQueryString, parseBatchRequest } from '../query/batch-request.js';
 
 /** Queries of one batch running at the same time (the pool is shared with other requests). */

@@ -5,13 +5,14 @@
  * shape the envelope.
  */
 import type { FastifyInstance } from 'fastify';
-import { parseRecordId, queryOf } from '../http/request-input.js';
+import { queryOf } from '../http/request-input.js';
 import { sendJson } from '../http/send-json.js';
 import {
   parseAvFragmentsRequest,
   parseFragmentsRequest,
   parseIndexationRequest,
 } from '../query/fragment-requests.js';
+import { parseRecordId } from '../query/path-params.js';
 import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
 import { requireTable } from '../services/catalog-service.js';
 import { textFragments } from '../services/fragments-service.js';

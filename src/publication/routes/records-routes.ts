@@ -3,8 +3,9 @@
  * language variants. Thin: parse, call the service, shape the envelope.
  */
 import type { FastifyInstance } from 'fastify';
-import { parseRecordId, queryOf } from '../http/request-input.js';
+import { queryOf } from '../http/request-input.js';
 import { sendJson, sendPage } from '../http/send-json.js';
+import { parseRecordId } from '../query/path-params.js';
 import { parseRecordListRequest, parseRecordRequest } from '../query/record-requests.js';
 import { requireTable } from '../services/catalog-service.js';
 import { getRecord, listRecords } from '../services/records-service.js';

@@ -4,7 +4,7 @@
  * vbegin/vend, poster image) and the speakers of the excerpt.
  */
 import type { TableInfo } from '../db/types.js';
-import { ValidationError } from '../http/problems.js';
+import { ValidationError } from '../problems.js';
 import type { FragmentsRequest } from '../query/fragment-requests.js';
 import { speakersIn } from '../text/speakers.js';
 import { buildTimeline, type Timeline, timecodesAt } from '../text/timecodes.js';

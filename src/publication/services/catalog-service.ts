@@ -3,7 +3,7 @@
  * unknown database or table into a 404 before any SQL is written for it.
  */
 import type { TableInfo } from '../db/types.js';
-import { notFound, ValidationError } from '../http/problems.js';
+import { notFound, ValidationError } from '../problems.js';
 import { TABLE_NAME_PATTERN } from '../query/bounds.js';
 import type { PublicationContext } from './context.js';
 

@@ -10,7 +10,7 @@
  * tag is read.
  */
 import type { TableInfo } from '../db/types.js';
-import { invalidQuery, notFound, ProblemError } from '../http/problems.js';
+import { invalidQuery, notFound, ProblemError } from '../problems.js';
 import type { IndexationRequest } from '../query/fragment-requests.js';
 import { escapeHtml } from '../text/highlight.js';
 import { indexPassage, type Passage, timecodePassage } from '../text/passages.js';

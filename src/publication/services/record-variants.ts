@@ -4,7 +4,7 @@
  * language. Shared by the fragment and audiovisual services.
  */
 import type { Row, TableInfo } from '../db/types.js';
-import { notFound } from '../http/problems.js';
+import { notFound } from '../problems.js';
 import type { PublicationContext } from './context.js';
 
 /** Generous: one row per language; no archive publishes anywhere near this many. */

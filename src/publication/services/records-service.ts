@@ -5,7 +5,7 @@
  * are replaced last, once per page (relations-service.ts).
  */
 import type { Condition, Row } from '../db/types.js';
-import { notFound } from '../http/problems.js';
+import { notFound } from '../problems.js';
 import type { RecordListRequest, RecordRequest } from '../query/record-requests.js';
 import { withStableOrder } from '../query/sort-and-fields.js';
 import { requireTable } from './catalog-service.js';

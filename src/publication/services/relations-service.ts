@@ -13,7 +13,7 @@
  * Used by the records routes; the search route can call resolveRowRelations the same way.
  */
 import type { ColumnInfo, Condition, DatabaseSchema, Row, SqlValue, TableInfo } from '../db/types.js';
-import { invalidQuery } from '../http/problems.js';
+import { invalidQuery } from '../problems.js';
 import { BOUNDS } from '../query/bounds.js';
 import {
   DD_RELATIONS,

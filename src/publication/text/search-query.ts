@@ -8,7 +8,7 @@
  * words, exactly as both engines' tokenizers do. Regenerating the engine syntax from the parsed
  * terms means no client input reaches the full-text parser verbatim.
  */
-import { invalidQuery } from '../http/problems.js';
+import { invalidQuery } from '../problems.js';
 
 export type TermMode = 'required' | 'optional' | 'excluded';
 
