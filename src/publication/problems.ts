@@ -1,6 +1,8 @@
 /**
  * The typed errors that code below the routes throws, and their one mapping to RFC 9457
- * problem+json. Each kind has a stable `type` URI; clients can switch on it.
+ * problem+json. Each kind has a stable `type` URI; clients can switch on it. Kept outside http/
+ * because query/, services/, text/ and the operations raise them: the layers below the Fastify
+ * edge never import it.
  */
 export const PROBLEM_BASE = 'https://dedalo.dev/problems/publication';
 
