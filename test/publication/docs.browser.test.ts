@@ -48,10 +48,15 @@ describe.runIf(haveChromium)('docs in a real browser', () => {
     expect([...hosts]).toEqual([new URL(s.base).host]);
   }, 60_000);
 
-  it('renders the operations in Scalar with no request leaving the machine', async () => {
-    const hosts = await visit('/docs/scalar/', 'Public databases (DB_NAMES)');
-    expect([...hosts].filter((h) => h !== '')).toEqual([new URL(s.base).host]);
-  }, 60_000);
+  it('renders the operations in Scalar at /docs/scalar and /docs/scalar/ with no request leaving the machine', async () => {
+    for (const path of ['/docs/scalar', '/docs/scalar/']) {
+      const hosts = await visit(path, 'Public databases (DB_NAMES)');
+      expect(
+        [...hosts].filter((h) => h !== ''),
+        path,
+      ).toEqual([new URL(s.base).host]);
+    }
+  }, 90_000);
 
   it('reaches both renderers from the landing page links', async () => {
     const page = await browser.newPage();
