@@ -369,6 +369,28 @@ describe.each(workEngineCases())('search filters ($engine)', (engine) => {
     expect(await ids({ section_tipo: 'rsc197', ...by('section_id', 'DESC') })).toEqual([6, 5, 4, 3, 2, 1]);
   });
 
+  it('orders a multi-section search by section_tipo, section_id and a component of one section', async () => {
+    const both = async (order: unknown[], limit = 3) =>
+      (await search({ section_tipo: ['oh1', 'rsc197'], order, limit })).records.map(
+        (r) => `${r.section_tipo}/${r.section_id}`,
+      );
+    expect(
+      await both([
+        { direction: 'ASC', path: [{ component_tipo: 'section_tipo' }] },
+        { direction: 'DESC', path: [{ component_tipo: 'section_id' }] },
+      ]),
+    ).toEqual(['oh1/4', 'oh1/3', 'oh1/2']);
+    // rsc197 records have no oh14: they come after every interview, by section_id.
+    expect(await both([{ direction: 'DESC', path: [{ component_tipo: 'oh14' }] }], 6)).toEqual([
+      'oh1/4',
+      'oh1/3',
+      'oh1/2',
+      'oh1/1',
+      'rsc197/1',
+      'rsc197/2',
+    ]);
+  });
+
   it('limit, offset, full_count and a reused total', async () => {
     expect(await search({ section_tipo: 'rsc197', limit: 2, offset: 1, full_count: true })).toEqual({
       records: [
