@@ -36,13 +36,16 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'component_locks',
+      'idempotency_keys',
       'login_throttle',
       'matrix',
       'matrix_activity',
       'matrix_counter',
       'matrix_hierarchy',
+      'matrix_number_search',
       'matrix_profiles',
       'matrix_projects',
+      'matrix_string_search',
       'matrix_time_machine',
       'matrix_users',
       'permissions_version',

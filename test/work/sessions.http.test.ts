@@ -186,7 +186,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     const browser = await loggedIn();
     expectRefused(
       await browser.post({ dd_api: 'dd_utils_api', action: 'nope' }, { csrf: null }),
-      404,
+      400,
       'request.unknown_action',
     );
   });

@@ -100,6 +100,8 @@ describe.each(workEngineCases())('uploads over HTTP ($engine)', (engine) => {
       ok: true,
       request_id: expect.any(String),
       data: { name: 'photo one.jpg', size: 5000, url: 'photo%20one.jpg' },
+      // Every answer of a session carries its CSRF token.
+      csrf_token: browser.csrfToken,
     });
     expect(readFileSync(join(staging, 'image', 'photo one.jpg')).equals(bytes)).toBe(true);
     // No temporary file is left behind.
