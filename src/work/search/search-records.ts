@@ -9,7 +9,9 @@
  * Records with section_id <= 0 (root, -1) are never listed. Permission levels are the caller's
  * business: these functions search exactly the sections they are given.
  */
+
 import type { Ontology } from '../ontology/load-ontology.js';
+import type { HistoryRow } from '../store/history.js';
 import { DATA_COLUMNS, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import {
@@ -167,19 +169,8 @@ export async function countRelated(
   );
 }
 
-/** A row of matrix_time_machine as searchHistory answers it. */
-export interface HistoryRow {
-  id: number;
-  kind: 'component' | 'snapshot';
-  section_tipo: string;
-  section_id: number;
-  tipo: string | null;
-  lang: string | null;
-  data: unknown;
-  user_id: number | null;
-  /** ISO 8601. */
-  created_at: string;
-}
+/** A row of matrix_time_machine as searchHistory answers it (created_at as ISO 8601). */
+export type { HistoryRow } from '../store/history.js';
 
 export interface HistoryOptions {
   /**

@@ -18,7 +18,8 @@ export interface HistoryRow {
   lang: string | null;
   data: unknown;
   user_id: number | null;
-  created_at: Date | string;
+  /** ISO 8601. */
+  created_at: string;
 }
 
 export async function recordComponentHistory(
