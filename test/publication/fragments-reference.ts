@@ -53,6 +53,19 @@ export function wordOccurrences(stored: string, word: string): number[] {
   return [...masked.matchAll(re)].map((m) => m.index);
 }
 
+/**
+ * Stored offsets of a literal term (punctuation included; case- and accent-insensitive) outside
+ * tags, never inside a longer word where the term begins or ends with a letter or digit.
+ */
+export function literalOccurrences(stored: string, term: string): number[] {
+  const masked = fold(maskTags(stored));
+  if (masked.length !== stored.length) throw new Error('folding changed the length: pick another text');
+  const escaped = fold(term).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const before = /^[\p{L}\p{N}_]/u.test(term) ? '(?<![\\p{L}\\p{N}_])' : '';
+  const after = /[\p{L}\p{N}_]$/u.test(term) ? '(?![\\p{L}\\p{N}_])' : '';
+  return [...masked.matchAll(new RegExp(`${before}${escaped}${after}`, 'gu'))].map((m) => m.index);
+}
+
 /** Words of a plain text (letters only), in order. */
 export function wordsOf(plain: string): string[] {
   return plain.match(/\p{L}+/gu) ?? [];

@@ -9,6 +9,7 @@ import {
   escapeHtml,
   excerptPlain,
   fold,
+  literalOccurrences,
   maskTags,
   pageBefore,
   referencePlain,
@@ -197,6 +198,52 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
       expect(r.json.data[0].text).toContain('<mark>a&lt;b</mark>');
       expect(lt[0].text.slice(r.json.data[0].position)).toMatch(/^a<b/);
     }
+  });
+
+  it('matches terms literally, punctuation included: (word finds nothing where only word is, word. finds word.', async () => {
+    const rows = await transcriptions('lg-spa', 30);
+    // A word found both before a full stop and elsewhere, never after a parenthesis.
+    let pick: { row: TextRow; word: string } | undefined;
+    for (const row of rows) {
+      const word = wordOf(
+        row,
+        (w, n) =>
+          w.length >= 4 &&
+          n >= 2 &&
+          literalOccurrences(row.text, `${w}.`).length >= 1 &&
+          literalOccurrences(row.text, `${w}.`).length < n,
+      );
+      if (word) {
+        pick = { row, word };
+        break;
+      }
+    }
+    expect(pick).toBeDefined();
+    const { row, word } = pick!;
+    const get = (term: string) =>
+      fragments(row.section_id, `?terms=${encodeURIComponent(term)}&lang=lg-spa&max_occurrences=10`);
+    const positions = (res: { json: { data: { position: number }[] } }) =>
+      res.json.data.map((f) => f.position);
+
+    const bare = await get(word);
+    expect(positions(bare)).toEqual(wordOccurrences(row.text, word).slice(0, 10));
+
+    const stop = await get(`${word.toUpperCase()}.`);
+    expect(stop.status).toBe(200);
+    const expected = literalOccurrences(row.text, `${word}.`).slice(0, 10);
+    expect(positions(stop)).toEqual(expected);
+    expect(expected.length).toBeLessThan(bare.json.data.length);
+    for (const f of stop.json.data) {
+      const storedMatch = row.text.slice(f.position, f.position + word.length + 1);
+      expect(storedMatch.endsWith('.')).toBe(true);
+      expect(f.text).toContain(`<mark>${escapeHtml(storedMatch)}</mark>`);
+    }
+
+    expect(literalOccurrences(row.text, `(${word}`)).toEqual([]);
+    const paren = await get(`(${word}`);
+    expect(paren.status).toBe(200);
+    expect(paren.json.data).toEqual([]);
+    expect(paren.json.meta.terms).toBe(`(${word}`);
   });
 
   it('without lang searches every variant in lang order, saying which one each fragment is from', async () => {

@@ -5,7 +5,7 @@
  */
 import type { TableInfo } from '../db/types.js';
 import { invalidQuery, ProblemCollector } from '../problems.js';
-import { foldString, type MatchTerm } from '../text/term-matching.js';
+import { literalTermsOf, type MatchTerm } from '../text/term-matching.js';
 import type { QueryParams } from './query-string.js';
 import { rejectUnknownParams } from './record-requests.js';
 import { clip, parseIntegerParam, parseLangParam, singleParam } from './scalar-params.js';
@@ -43,12 +43,9 @@ export interface IndexationRequest {
   lang?: string;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-
 /**
- * `terms` are literal: whitespace separates them and nothing is an operator. A term is the word
- * characters of one whitespace-separated token; a token such as `R&D` or `a<b` whose word
- * characters are split by punctuation becomes a phrase (`R` then `D`), as the text is tokenized.
+ * `terms` are literal: whitespace separates them, nothing is an operator, and each is matched
+ * with its punctuation, up to case and accents (text/term-matching.ts says exactly how).
  */
 export function parseLiteralTerms(raw: string | undefined): MatchTerm[] {
   const { min, max } = FRAGMENT_BOUNDS.terms;
@@ -60,16 +57,7 @@ export function parseLiteralTerms(raw: string | undefined): MatchTerm[] {
       `terms must be ${min} to ${max} characters (not only spaces), got ${raw.length}`,
     );
   }
-  const seen = new Set<string>();
-  const terms: MatchTerm[] = [];
-  for (const token of raw.split(/\s+/)) {
-    const words = (token.match(WORD) ?? []).map((w) => w.toLowerCase());
-    // Terms that differ only in case or accents find the same places: keep one.
-    const key = foldString(words.join(' '));
-    if (words.length === 0 || seen.has(key)) continue;
-    seen.add(key);
-    terms.push({ words, prefix: false });
-  }
+  const terms = literalTermsOf(raw);
   if (terms.length === 0) {
     throw invalidQuery('terms', `terms has no word to find (letters or digits), got "${clip(raw)}"`);
   }

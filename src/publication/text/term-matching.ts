@@ -1,23 +1,37 @@
 /**
- * Finds where search terms occur in a plain text, case- and accent-insensitively, on word
- * boundaries. Both sides are folded the same way (NFD, diacritics removed, lower-cased) and the
- * folded text keeps a map back to the original offsets, so `cancion` finds `Canción` and the
- * match reports the offsets of `Canción` itself.
+ * Finds where search terms occur in a plain text, case- and accent-insensitively. Both sides are
+ * folded the same way (NFD, diacritics removed, lower-cased) and the folded text keeps a map back
+ * to the original offsets, so `cancion` finds `Canción` and the match reports the offsets of
+ * `Canción` itself.
  *
- * Words are runs of letters, digits and `_` (as in the search query parser and both engines'
- * tokenizers). A one-word term matches whole words (or word beginnings when `prefix` is set; the
- * match then covers the whole word); a phrase matches its words in order, separated only by
- * non-word characters.
+ * Two kinds of term:
+ * - word terms (the search route's query language): words are runs of letters, digits and `_`
+ *   (as in the search query parser and both engines' tokenizers). A one-word term matches whole
+ *   words (or word beginnings when `prefix` is set; the match then covers the whole word); a
+ *   phrase matches its words in order, separated only by non-word characters.
+ * - literal terms (the fragment routes' `terms`): the term's characters, punctuation included,
+ *   found as they are written (folded), never inside a longer word: where the term begins or ends
+ *   with a letter or digit, the text must not continue with one there. So `(cliff` needs the
+ *   parenthesis, `cliff.` matches `cliff.`, and `cliff` matches `cliff` in `(cliff).` but not in
+ *   `cliffs`.
  */
 import { type MappedText, MappedTextBuilder } from './mapped-text.js';
 
-/** What a highlighter needs of a term; the search parser's SearchTerm fits. */
-export interface MatchTerm {
+/** A term of the search query language; the search parser's SearchTerm fits. */
+export interface WordTerm {
   /** One word, or the words of a phrase in order. */
   words: readonly string[];
   /** The last word may be the beginning of a longer word. */
   prefix: boolean;
 }
+
+/** A fragment route's term: these characters as written, up to case and accents. */
+export interface LiteralTerm {
+  literal: string;
+}
+
+/** What a highlighter needs of a term. */
+export type MatchTerm = WordTerm | LiteralTerm;
 
 /** A half-open range [start, end) of the text that was searched. */
 export interface TextRange {
@@ -109,8 +123,38 @@ function isHighSurrogate(code: number): boolean {
 }
 
 /** A term's words folded and re-split the way text is, so both sides agree on word boundaries. */
-function foldTermWords(term: MatchTerm): string[] {
+function foldTermWords(term: WordTerm): string[] {
   return term.words.flatMap((w) => foldString(w).match(WORD) ?? []);
+}
+
+/** Whether the folded code point that starts at `i` is a word character. */
+function wordCharAt(folded: string, i: number): boolean {
+  if (i < 0 || i >= folded.length) return false;
+  return isWordCode(folded.charCodeAt(i), i + 1 < folded.length ? folded.charCodeAt(i + 1) : -1);
+}
+
+/** Whether the folded code point that ends just before `i` is a word character. */
+function wordCharBefore(folded: string, i: number): boolean {
+  if (i <= 0) return false;
+  const low = folded.charCodeAt(i - 1);
+  const pair = low >= 0xdc00 && low <= 0xdfff && i >= 2 && isHighSurrogate(folded.charCodeAt(i - 2));
+  return wordCharAt(folded, pair ? i - 2 : i - 1);
+}
+
+/** Whether a folded literal is a single word (letters, digits, `_` only). */
+function isOneWord(folded: string): boolean {
+  const m = folded.match(WORD);
+  return m !== null && m.length === 1 && m[0] === folded;
+}
+
+/**
+ * A literal term turned into what matches it: a term that is one word (the usual case) takes the
+ * word index; anything with punctuation is searched as a substring of the folded text.
+ */
+function literalMatcher(term: LiteralTerm): { word: string } | { text: string } | undefined {
+  const folded = foldString(term.literal);
+  if (folded.length === 0) return undefined;
+  return isOneWord(folded) ? { word: folded } : { text: folded };
 }
 
 /** A prepared text that can be searched for many terms. */
@@ -141,23 +185,46 @@ export function searchable(source: string): SearchableText {
   };
   return {
     rangesOf(term) {
-      const words = foldTermWords(term);
-      const n = words.length;
-      const out: TextRange[] = [];
-      if (n === 0) return out;
-      // A one-word prefix term has no exact first word to look up: scan every token.
-      const candidates = term.prefix && n === 1 ? tokens.map((_t, k) => k) : occurrences(words[0]!);
-      for (const k of candidates) {
-        if (k + n > tokens.length) break;
-        let ok = true;
-        for (let j = 0; j < n && ok; j++)
-          ok = tokenEquals(tokens[k + j]!, words[j]!, term.prefix && j === n - 1);
-        if (!ok) continue;
-        out.push({ start: folded.starts[tokens[k]!.start]!, end: folded.ends[tokens[k + n - 1]!.end - 1]! });
+      if ('literal' in term) {
+        const matcher = literalMatcher(term);
+        if (matcher === undefined) return [];
+        if ('word' in matcher) return wordRanges([matcher.word], false);
+        return substringRanges(matcher.text);
       }
-      return out;
+      return wordRanges(foldTermWords(term), term.prefix);
     },
   };
+
+  function wordRanges(words: readonly string[], prefix: boolean): TextRange[] {
+    const n = words.length;
+    const out: TextRange[] = [];
+    if (n === 0) return out;
+    // A one-word prefix term has no exact first word to look up: scan every token.
+    const candidates = prefix && n === 1 ? tokens.map((_t, k) => k) : occurrences(words[0]!);
+    for (const k of candidates) {
+      if (k + n > tokens.length) break;
+      let ok = true;
+      for (let j = 0; j < n && ok; j++) ok = tokenEquals(tokens[k + j]!, words[j]!, prefix && j === n - 1);
+      if (!ok) continue;
+      out.push({ start: folded.starts[tokens[k]!.start]!, end: folded.ends[tokens[k + n - 1]!.end - 1]! });
+    }
+    return out;
+  }
+
+  /** Occurrences of `needle` (folded, with punctuation) that do not cut into a word at either end. */
+  function substringRanges(needle: string): TextRange[] {
+    const out: TextRange[] = [];
+    const text = folded.text;
+    const startsWord = wordCharAt(needle, 0);
+    const endsWord = wordCharBefore(needle, needle.length);
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+      const end = at + needle.length;
+      if (startsWord && wordCharBefore(text, at)) continue;
+      if (endsWord && wordCharAt(text, end)) continue;
+      out.push({ start: folded.starts[at]!, end: folded.ends[end - 1]! });
+    }
+    return out;
+  }
 }
 
 /** Every match of every term, in text order, overlapping matches merged. */
@@ -176,4 +243,25 @@ export function mergeRanges(ranges: readonly TextRange[]): TextRange[] {
     else out.push({ ...r });
   }
   return out;
+}
+
+const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * The literal terms of a fragment route's `terms`: whitespace separates them and nothing is an
+ * operator. A token with no letter or digit (`-`, `++`) has nothing to anchor a match and is
+ * skipped; tokens that fold to the same text (`Canción`, `cancion`) find the same places, so
+ * only the first is kept.
+ */
+export function literalTermsOf(raw: string): LiteralTerm[] {
+  const seen = new Set<string>();
+  const terms: LiteralTerm[] = [];
+  for (const token of raw.split(/\s+/)) {
+    if (!HAS_WORD_CHAR.test(token)) continue;
+    const key = foldString(token);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    terms.push({ literal: token });
+  }
+  return terms;
 }

@@ -77,6 +77,40 @@ describe('text fragments', () => {
   });
 });
 
+describe('pages of fragments with several terms', () => {
+  // Two page markers (one with a printed label), three terms, each found on several pages.
+  const stored =
+    '<p>Río antes (río) y mar.</p>[page-n-7]<p>El mar, el río. Otra vez el mar.</p>' +
+    '[page-n-8-label-data:viii:data]<p>Barco en el mar. Río abajo, barco.</p><p>Fin del barco.</p>';
+  const terms = [{ literal: 'mar' }, { literal: 'río' }, { literal: 'barco' }];
+  const expectedPage = (position: number) => {
+    if (position > stored.indexOf('[page-n-8')) return 8;
+    if (position > stored.indexOf('[page-n-7')) return 7;
+    return undefined;
+  };
+
+  it('gives every fragment the page of the last marker before it, and none before the first marker', () => {
+    const found = findFragments(stored, terms, opts(12, 10));
+    // Every occurrence of every term, each its own fragment, in text order.
+    const occurrences = [...stored.matchAll(/(?<!\p{L})(mar|río|barco)(?!\p{L})/giu)].map((m) => m.index);
+    expect(found.map((f) => f.position)).toEqual(occurrences);
+    expect(found.length).toBe(11);
+    for (const f of found) {
+      const page = expectedPage(f.position);
+      if (page === undefined) expect(f).not.toHaveProperty('page');
+      else expect(f.page, `fragment at ${f.position}`).toBe(page);
+    }
+    expect(new Set(found.map((f) => f.page))).toEqual(new Set([undefined, 7, 8]));
+  });
+
+  it('keeps the page of each fragment whichever term comes first in the request', () => {
+    const forward = findFragments(stored, terms, opts(40, 10));
+    const backward = findFragments(stored, [...terms].reverse(), opts(40, 10));
+    const pages = (fs: typeof forward) => fs.map((f) => [f.position, f.page]);
+    expect(pages(backward)).toEqual(pages(forward));
+  });
+});
+
 describe('excerpt windows', () => {
   it('centres the window on the match and shifts it at the ends of the text', () => {
     const text = 'aa bb cc dd ee ff gg hh';
