@@ -179,23 +179,81 @@ describe.each(engineCases())('av-fragments on $engine', (c) => {
     expect(res.json.data[0].media.video_url.startsWith(`${media.video}?vbegin=`)).toBe(true);
   });
 
-  it('matches accents loosely and names the language variant when lang is not given', async () => {
+  it('matches accents loosely and marks the stored spelling', async () => {
     const row = interviews.find((r) =>
       wordsOf(referencePlain(r.transcription)).some((w) => /[áéíóúñ]/.test(w)),
     )!;
     const word = wordsOf(referencePlain(row.transcription)).find((w) => /[áéíóúñ]/.test(w))!;
     const res = await avFragments(
       row.section_id,
-      `?terms=${encodeURIComponent(fold(word))}&max_occurrences=10`,
+      `?terms=${encodeURIComponent(fold(word).toUpperCase())}&lang=lg-spa&max_occurrences=10`,
     );
     expect(res.status).toBe(200);
-    const spanish = res.json.data.filter((f: { lang: string }) => f.lang === 'lg-spa');
-    expect(spanish.map((f: { position: number }) => f.position)).toEqual(
-      wordOccurrences(row.transcription, word).slice(0, spanish.length),
-    );
-    expect(spanish.length).toBeGreaterThan(0);
-    const langs = res.json.data.map((f: { lang: string }) => f.lang);
-    expect(langs).toEqual([...langs].sort());
+    const all = wordOccurrences(row.transcription, word);
+    expect(res.json.data.map((f: { position: number }) => f.position)).toEqual(all.slice(0, 10));
+    expect(res.json.data[0].transcription).toContain(`<mark>${word}</mark>`);
+  });
+
+  describe('without lang', () => {
+    interface VariantRow {
+      section_id: number;
+      lang: string;
+      transcription: string;
+    }
+    let variants: VariantRow[];
+    beforeAll(async () => {
+      variants = await direct.query<VariantRow>(
+        'SELECT section_id, lang, transcription FROM interview WHERE section_id <= 30 ORDER BY section_id, lang',
+      );
+    });
+    const langsOf = (res: { json: { data: { lang: string }[] } }) => [
+      ...new Set(res.json.data.map((f) => f.lang)),
+    ];
+    const positionsOf = (res: { json: { data: { position: number }[] } }) =>
+      res.json.data.map((f) => f.position);
+
+    /** A record and a word found in at least `min` of its variants (and in `where` of them, if given). */
+    function recordWithWord(test: (found: VariantRow[], all: VariantRow[]) => boolean) {
+      for (const id of new Set(variants.map((v) => v.section_id))) {
+        const all = variants.filter((v) => v.section_id === id);
+        if (all.length < 2) continue;
+        for (const v of all) {
+          for (const word of wordsOf(referencePlain(v.transcription))) {
+            if (word.length < 4) continue;
+            const found = all.filter((x) => wordOccurrences(x.transcription, word).length > 0);
+            if (test(found, all)) return { id, word, found, all };
+          }
+        }
+      }
+      return undefined;
+    }
+
+    it('reads one language variant, the first in lang order where a term occurs, not every variant', async () => {
+      const pick = recordWithWord((found) => found.length >= 2)!;
+      expect(pick).toBeDefined();
+      const { id, word, found } = pick;
+      const res = await avFragments(id, `?terms=${encodeURIComponent(word)}&max_occurrences=10`);
+      expect(res.status).toBe(200);
+      // Lang order is the SQL order: the first variant holding the word is found[0].
+      expect(langsOf(res)).toEqual([found[0]!.lang]);
+      expect(positionsOf(res)).toEqual(wordOccurrences(found[0]!.transcription, word).slice(0, 10));
+      expect(res.headers['content-language']).toBeUndefined();
+      // The same answer as asking for that variant by name.
+      const named = await avFragments(
+        id,
+        `?terms=${encodeURIComponent(word)}&max_occurrences=10&lang=${found[0]!.lang}`,
+      );
+      expect(named.json.data).toEqual(res.json.data);
+    });
+
+    it('reads a later variant when the first ones do not hold the terms', async () => {
+      const pick = recordWithWord((found, all) => found.length === 1 && found[0] !== all[0])!;
+      expect(pick).toBeDefined();
+      const { id, word, found } = pick;
+      const res = await avFragments(id, `?terms=${encodeURIComponent(word)}&max_occurrences=10`);
+      expect(langsOf(res)).toEqual([found[0]!.lang]);
+      expect(positionsOf(res)).toEqual(wordOccurrences(found[0]!.transcription, word).slice(0, 10));
+    });
   });
 
   it('answers an empty list when nothing matches', async () => {

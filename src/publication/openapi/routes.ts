@@ -41,7 +41,7 @@ const q = (
 
 const terms = q(
   'terms',
-  'Whitespace-separated literal words, case- and accent-insensitive (no operators).',
+  'Whitespace-separated literal terms (no operators), matched as written, punctuation included, case- and accent-insensitive, never inside a longer word: `(cliff` needs the parenthesis, `cliff.` matches `cliff.`, `cliff` does not match `cliffs`. A term with no letter or digit is ignored.',
   { type: 'string', minLength: FRAGMENT_BOUNDS.terms.min, maxLength: FRAGMENT_BOUNDS.terms.max },
   true,
 );
@@ -203,6 +203,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'getTextFragments',
     tag: 'fragments',
     summary: 'Highlighted excerpts of a text column around literal terms, with page and position',
+    description:
+      'Without `lang`, every language variant is searched in lang order and each fragment names its variant in `lang`; `max_occurrences` counts over all of them.',
     params: [...tableParams, P.id, ...ROUTE_PARAMS.fragments],
     response: 'TextFragments',
     database: true,
@@ -214,6 +216,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'getAvFragments',
     tag: 'fragments',
     summary: 'Transcription excerpts with the video window (timecodes) and speakers',
+    description:
+      'Reads one language variant of the transcription: the one named by `lang`, or without it the first, in lang order, in which a term occurs (each fragment names it in `lang`). The variants are translations over the same timecodes, so the same passage is never returned once per language.',
     params: [...tableParams, P.id, ...ROUTE_PARAMS.avFragments],
     response: 'AvFragments',
     database: true,

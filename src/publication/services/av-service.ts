@@ -2,8 +2,13 @@
  * Audiovisual fragments of one transcribed record: the text fragments of its transcription
  * (config AV_TRANSCRIPTION_COLUMN), each with the media window of its match (video URL with
  * vbegin/vend, poster image) and the speakers of the excerpt.
+ *
+ * One recording, one language variant: the variants of a transcription are translations of the
+ * same passages over the same timecodes, so reading them all would return each passage once per
+ * language. Without `lang`, the variant read is the first, in lang order, in which a term occurs
+ * (each fragment names it in `lang`); with `lang`, that one.
  */
-import type { TableInfo } from '../db/types.js';
+import type { Row, TableInfo } from '../db/types.js';
 import { ValidationError } from '../problems.js';
 import type { FragmentsRequest } from '../query/fragment-requests.js';
 import { speakersIn } from '../text/speakers.js';
@@ -12,7 +17,12 @@ import { type AvMedia, avRecordColumns, durationOf, findMediaAsset, mediaOf } fr
 import { findInformants, mergeSpeakers, type Speaker } from './av-speakers.js';
 import { requireTable } from './catalog-service.js';
 import type { PublicationContext } from './context.js';
-import { fragmentsOfVariants, type VariantText, variantTexts } from './fragments-service.js';
+import {
+  fragmentsOfVariants,
+  type VariantFragment,
+  type VariantText,
+  variantTexts,
+} from './fragments-service.js';
 import { readRecordVariants } from './record-variants.js';
 import { readSectionTables } from './section-tables.js';
 
@@ -43,6 +53,20 @@ export function requireTranscriptionColumn(ctx: PublicationContext, table: Table
   return column;
 }
 
+/** The fragments of the first variant row (in the given order) that has any; later rows are not analysed. */
+function fragmentsOfOneVariant(
+  rows: readonly Row[],
+  column: string,
+  terms: FragmentsRequest['matchTerms'],
+  options: { maxCharacters: number; maxOccurrences: number },
+): VariantFragment[] {
+  for (const row of rows) {
+    const found = fragmentsOfVariants(variantTexts([row], column), terms, options);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
 export async function avFragments(
   ctx: PublicationContext,
   db: string,
@@ -53,7 +77,7 @@ export async function avFragments(
   const table = await requireTable(ctx, db, tableName);
   const column = requireTranscriptionColumn(ctx, table);
   const rows = await readRecordVariants(ctx, db, table, id, [column, ...avRecordColumns(ctx)], req.lang);
-  const found = fragmentsOfVariants(variantTexts(rows, column), req.matchTerms, req);
+  const found = fragmentsOfOneVariant(rows, column, req.matchTerms, req);
   if (found.length === 0) return [];
   const record = found[0]!.variant.row;
   const [asset, informants, sectionTables] = await Promise.all([
