@@ -16,6 +16,7 @@ import { asProblem, installErrorHandling, sendProblem } from './http/error-handl
 import { MethodGuard } from './http/method-guard.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestBudget } from './http/request-budget.js';
+import { MAX_PARAM_LENGTH } from './operations/operation-router.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
@@ -42,7 +43,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { maxParamLength: 500 },
+    // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     // Malformed URLs and unparsable bodies are the client's fault: answer with a problem.
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
@@ -63,12 +65,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   installApiKeyGuard(app, ctx.config.apiKeys);
   installCorsVary(app, ctx.config.corsOrigin);
   installCloseOnShutdown(app);
-  const internalToken = installRequestBudget(
-    app,
-    ctx.config.requestTimeoutMs,
-    ctx.config.requestMaxStatements,
-  );
-  app.decorate('internalToken', internalToken);
+  installRequestBudget(app, ctx.config.requestTimeoutMs, ctx.config.requestMaxStatements);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
     return payload;

@@ -4,7 +4,5 @@ import type { PublicationContext } from './services/context.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: PublicationContext;
-    /** Secret header value that marks in-process batch sub-requests (see request-budget.ts). */
-    internalToken: string;
   }
 }

@@ -3,8 +3,8 @@
  * common/rate-limit/). Every request pays one token at the door, before the API key is checked,
  * so guessing keys is limited too; a batch pays for the rest of its queries before any of them
  * runs. Every charged answer carries RateLimit-Limit, -Remaining and -Reset; a refusal is a 429
- * problem with Retry-After. Free: the favicon, CORS preflights, and the in-process sub-requests
- * of a batch (paid for up front).
+ * problem with Retry-After. Free: the favicon and CORS preflights. A batch's queries pay up
+ * front (chargeBatch) and then run inside the batch request, never as requests of their own.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress, trustedProxies } from '../../common/client-address.js';
@@ -18,10 +18,9 @@ import {
   secondsUntilAvailable,
 } from '../../common/rate-limit/token-bucket.js';
 import type { PublicationConfig } from '../config.js';
-import { sendProblem } from './error-handling.js';
 import { ProblemError } from '../problems.js';
+import { sendProblem } from './error-handling.js';
 import { pathOf } from './query-params.js';
-import { INTERNAL_HEADER } from './request-budget.js';
 
 export interface RateLimiter {
   /**
@@ -70,10 +69,7 @@ export function installRateLimit(app: FastifyInstance, config: PublicationConfig
     bucketKeyOf(
       clientAddress(request.raw.socket.remoteAddress, request.headers['x-forwarded-for'], isTrusted),
     );
-  const isFree = (request: FastifyRequest) =>
-    isPreflight(request) ||
-    favicons.has(pathOf(request.url)) ||
-    request.headers[INTERNAL_HEADER] === app.internalToken;
+  const isFree = (request: FastifyRequest) => isPreflight(request) || favicons.has(pathOf(request.url));
 
   const report = (reply: FastifyReply, tokens: number) => {
     const r = reportOf(tokens, policy);

@@ -1,40 +1,22 @@
 /**
- * POST /batch: runs up to 20 GET data queries in-process (through the same routes, validators
- * and hooks as a direct request), a few at a time, and answers each with its own status and
- * either the route's envelope (`data`) or its problem. All queries share the batch request's
- * statement budget and deadline (see request-budget.ts).
+ * POST /batch: up to 20 GET data queries answered in one response, each with its own status and
+ * either the operation's envelope (`data`) or its problem. The queries run through the read
+ * operations directly (operations/batch.ts), not through HTTP again; this route adds what only
+ * the edge knows: the content-type check, the rate-limit charge of one token per query, and the
+ * REST mapping of failures to problems, so each result is what a direct GET would answer.
  */
-import type { FastifyInstance } from 'fastify';
-import { INTERNAL_HEADER } from '../http/request-budget.js';
+import { errorCodes, type FastifyInstance } from 'fastify';
+import { asProblem } from '../http/error-handling.js';
 import { sendJson } from '../http/send-json.js';
+import { runBatch } from '../operations/batch.js';
+import { createOperationRouter } from '../operations/operation-router.js';
+import { READ_OPERATIONS } from '../operations/read-operations.js';
 import { ProblemError, toProblem } from '../problems.js';
-import { type BatchQuery, batchQueryString, parseBatchRequest } from '../query/batch-request.js';
-
-/** Queries of one batch running at the same time (the pool is shared with other requests). */
-const BATCH_PARALLELISM = 4;
-
-interface BatchResult {
-  id: string;
-  status: number;
-  data?: unknown;
-  problem?: unknown;
-}
-
-async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
-}
+import { parseBatchRequest } from '../query/batch-request.js';
 
 export async function batchRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
+  const match = createOperationRouter(READ_OPERATIONS);
   // Any content type reaches the handler, which answers a non-JSON one with a clear 400.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -48,28 +30,18 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
     const queries = parseBatchRequest(request.body, ctx.config.mcpPath);
     // One rate-limit token per query, all paid before any runs (the door already took one).
     await app.rateLimiter.chargeBatch(request, reply, queries.length);
-    const apiKey = request.headers['x-api-key'];
-    const run = async (q: BatchQuery): Promise<BatchResult> => {
-      if (q.problem) {
-        const problem = toProblem(new ProblemError('bad-request', q.problem.detail, [q.problem]), q.path);
-        return { id: q.id, status: 400, problem };
-      }
-      const qs = batchQueryString(q.params);
-      const res = await app.inject({
-        method: 'GET',
-        url: `${ctx.config.basePath}${q.path}${qs ? `?${qs}` : ''}`,
-        headers: {
-          [INTERNAL_HEADER]: app.internalToken,
-          'x-request-id': `${request.id}.${q.id}`.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128),
-          ...(typeof apiKey === 'string' ? { 'x-api-key': apiKey } : {}),
-        },
-      });
-      const body = res.body === '' ? undefined : JSON.parse(res.body);
-      return res.statusCode < 400
-        ? { id: q.id, status: res.statusCode, data: body }
-        : { id: q.id, status: res.statusCode, problem: body };
-    };
-    const results = await mapBounded(queries, BATCH_PARALLELISM, run);
+    const results = await runBatch(ctx, queries, match, {
+      problemOf: (err, instance) => toProblem(asProblem(request, err), instance),
+      // The errors Fastify raises for the same URL, mapped by the same handler.
+      routeFault: (fault, url) => {
+        if (fault.kind === 'bad-url') return new errorCodes.FST_ERR_BAD_URL(url);
+        if (fault.kind === 'param-too-long') {
+          return new errorCodes.FST_ERR_MAX_PARAM_LENGTH(`${ctx.config.basePath}${fault.path}`);
+        }
+        // The wording of the not-found handler (error-handling.ts) for a GET no route serves.
+        return new ProblemError('not-found', `no route GET ${url.split('?')[0]}`);
+      },
+    });
     return sendJson(request, reply, { results, meta: {} }, { maxAge: 0, cacheable: false });
   });
 }

@@ -1,61 +1,28 @@
 /**
  * Discovery: the index, the database list, table lists and table schemas, and the favicon
- * browsers ask for.
+ * browsers ask for (operations/discovery.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { sendJson } from '../http/send-json.js';
-import { describeTable, listDatabases, listTables } from '../services/catalog-service.js';
+import {
+  databasesOperation,
+  faviconOperation,
+  indexOperation,
+  tableOperation,
+  tablesOperation,
+} from '../operations/discovery.js';
+import { serveOperation } from './operation-route.js';
 
-export const API_VERSION = '2.1.0';
-export const API_NAME = 'Dédalo publication API';
+// Re-exported for the routes that name the API (docs, health).
+export { API_NAME, API_VERSION } from '../operations/discovery.js';
 
 export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-  const bp = ctx.config.basePath;
-  const maxAge = ctx.config.cacheMaxAge;
-
-  app.get('/', async (request, reply) =>
-    sendJson(
-      request,
-      reply,
-      {
-        name: API_NAME,
-        version: API_VERSION,
-        links: {
-          databases: `${bp}/databases`,
-          docs: `${bp}/docs`,
-          openapi: `${bp}/openapi.yaml`,
-          health: `${bp}/health`,
-        },
-      },
-      { maxAge },
-    ),
-  );
-
-  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
-
-  app.get('/databases', async (request, reply) =>
-    sendJson(
-      request,
-      reply,
-      {
-        data: listDatabases(ctx).map((name) => ({ name, links: { tables: `${bp}/${name}/tables` } })),
-        meta: {},
-      },
-      { maxAge },
-    ),
-  );
-
-  app.get<{ Params: { db: string } }>('/:db/tables', async (request, reply) =>
-    sendJson(request, reply, { data: await listTables(ctx, request.params.db), meta: {} }, { maxAge }),
-  );
-
-  app.get<{ Params: { db: string; table: string } }>('/:db/tables/:table', async (request, reply) =>
-    sendJson(
-      request,
-      reply,
-      { data: await describeTable(ctx, request.params.db, request.params.table), meta: {} },
-      { maxAge },
-    ),
-  );
+  for (const operation of [
+    indexOperation,
+    faviconOperation,
+    databasesOperation,
+    tablesOperation,
+    tableOperation,
+  ]) {
+    serveOperation(app, operation);
+  }
 }

@@ -1,0 +1,21 @@
+/**
+ * Full-text search as an operation: boolean query, relevance, highlighted fragments, paged like
+ * the records list.
+ */
+import { parseSearchRequest } from '../query/search-request.js';
+import { requireTable } from '../services/catalog-service.js';
+import { searchRecords } from '../services/search-service.js';
+import { defineOperation, paramOf } from './operation.js';
+import { pageAnswer } from './records.js';
+
+export const searchOperation = defineOperation({
+  name: 'search',
+  path: '/:db/tables/:table/search',
+  input: async (ctx, request) => {
+    const db = paramOf(request, 'db');
+    const info = await requireTable(ctx, db, paramOf(request, 'table'));
+    const req = parseSearchRequest(request.query(), info, await ctx.schemas.get(db));
+    return { db, table: info.name, req };
+  },
+  execute: async (ctx, { db, table, req }) => pageAnswer(await searchRecords(ctx, db, table, req), req),
+});
