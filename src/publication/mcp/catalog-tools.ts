@@ -2,28 +2,32 @@
  * Discovery tools: which databases are published and what their tables hold. An agent starts
  * here, because every other tool needs a table name and usually column names.
  */
-import { describeTable, listDatabases, listTables, requireTable } from '../services/catalog-service.js';
+import { databasesOperation, tableOperation, tablesOperation } from '../operations/discovery.js';
+import { requireTable } from '../services/catalog-service.js';
 import { databasesOutput, schemaOutput } from './output-schemas.js';
 import { type DbArg, tableArg, toolInput } from './tool-args.js';
-import { databaseOf, defineTool, type McpTool } from './tool-definition.js';
+import { databaseOf, defineTool, type McpTool, operationTool, runOperation } from './tool-definition.js';
 
 export function catalogTools(dbArg: DbArg): McpTool[] {
   return [
-    defineTool({
+    operationTool({
       name: 'list_databases',
       title: 'List databases',
       description:
         'Lists the published databases (each an oral-history archive) and which one the other tools use when db is left out. Call it first when you do not know the database names.',
       input: toolInput({}),
       output: databasesOutput,
-      run: async (ctx) => {
-        const names = listDatabases(ctx);
+      operation: databasesOperation,
+      call: () => ({}),
+      answer: ({ body }) => {
+        const names = body.data.map((d) => d.name);
         return {
           structured: { databases: names.map((name) => ({ name })), default_db: names[0] ?? null },
           summary: `${names.length} database(s): ${names.join(', ')}.`,
         };
       },
     }),
+    // Two operations behind one tool: the table list, or one table's schema.
     defineTool({
       name: 'get_schema',
       title: 'Describe a database or table',
@@ -37,13 +41,14 @@ export function catalogTools(dbArg: DbArg): McpTool[] {
       run: async (ctx, args) => {
         const db = databaseOf(ctx, args.db);
         if (args.table === undefined) {
-          const tables = await listTables(ctx, db);
+          const tables = (await runOperation(ctx, tablesOperation, db, {})).body.data;
           return {
             structured: { db, tables },
             summary: `${tables.length} table(s) in ${db}: ${tables.map((t) => t.name).join(', ')}.`,
           };
         }
-        const described = await describeTable(ctx, db, args.table);
+        const described = (await runOperation(ctx, tableOperation, db, { params: { table: args.table } }))
+          .body.data;
         // Not in the REST answer, but an agent cannot guess which columns are indexed.
         const info = await requireTable(ctx, db, args.table);
         const table = { ...described, fulltext_columns: [...info.fulltextColumns].sort() };

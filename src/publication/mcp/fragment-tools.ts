@@ -1,24 +1,18 @@
 /**
  * Fragment tools: the passages of one record where words occur (text, or transcription with its
- * video window and speakers), and the passage a thesaurus indexation points at. Same parse
- * functions and services as the fragments routes, called in the same order.
+ * video window and speakers), and the passage a thesaurus indexation points at. Each is a row
+ * mapping its arguments onto a read operation (operations/fragments.ts).
  */
 import * as z from 'zod';
 import {
-  DEFAULT_TEXT_COLUMN,
-  FRAGMENT_BOUNDS,
-  parseAvFragmentsRequest,
-  parseFragmentsRequest,
-  parseIndexationRequest,
-} from '../query/fragment-requests.js';
-import { parseRecordId } from '../query/path-params.js';
-import { avFragments, requireTranscriptionColumn } from '../services/av-service.js';
-import { requireTable } from '../services/catalog-service.js';
-import { textFragments } from '../services/fragments-service.js';
-import { indexationFragment } from '../services/indexation-service.js';
+  avFragmentsOperation,
+  indexationFragmentOperation,
+  textFragmentsOperation,
+} from '../operations/fragments.js';
+import { DEFAULT_TEXT_COLUMN, FRAGMENT_BOUNDS } from '../query/fragment-requests.js';
 import { avFragmentsOutput, indexationOutput, textFragmentsOutput } from './output-schemas.js';
-import { type DbArg, idArg, integerArg, langArg, ParamsBuilder, tableArg, toolInput } from './tool-args.js';
-import { databaseOf, defineTool, type McpTool } from './tool-definition.js';
+import { type DbArg, idArg, integerArg, langArg, tableArg, toolInput } from './tool-args.js';
+import { type McpTool, operationTool } from './tool-definition.js';
 
 const termsArg = z.string().meta({
   minLength: FRAGMENT_BOUNDS.terms.min,
@@ -41,7 +35,7 @@ const tipoArg = (description: string) =>
 
 export function fragmentTools(dbArg: DbArg): McpTool[] {
   return [
-    defineTool({
+    operationTool({
       name: 'get_text_fragment',
       title: 'Passages of a record where words occur',
       description:
@@ -60,26 +54,23 @@ export function fragmentTools(dbArg: DbArg): McpTool[] {
         max_occurrences: maxOccurrencesArg,
       }),
       output: textFragmentsOutput,
-      run: async (ctx, args) => {
-        const db = databaseOf(ctx, args.db);
-        const info = await requireTable(ctx, db, args.table);
-        const id = parseRecordId(String(args.id));
-        const params = new ParamsBuilder()
-          .set('terms', args.terms)
-          .set('column', args.column)
-          .set('lang', args.lang)
-          .set('max_characters', args.max_characters)
-          .set('max_occurrences', args.max_occurrences)
-          .build();
-        const req = parseFragmentsRequest(params, info);
-        const data = await textFragments(ctx, db, info.name, id, req);
-        return {
-          structured: { db, table: info.name, data, meta: { section_id: id, terms: req.terms } },
-          summary: `${data.length} fragment(s) of ${info.name} ${id} (${req.column}) for "${req.terms}".`,
-        };
-      },
+      operation: textFragmentsOperation,
+      call: (args) => ({
+        params: { table: args.table, id: String(args.id) },
+        query: (p) =>
+          p
+            .set('terms', args.terms)
+            .set('column', args.column)
+            .set('lang', args.lang)
+            .set('max_characters', args.max_characters)
+            .set('max_occurrences', args.max_occurrences),
+      }),
+      answer: ({ body }, args, db) => ({
+        structured: { db, table: args.table, data: body.data, meta: body.meta },
+        summary: `${body.data.length} fragment(s) of ${args.table} ${body.meta.section_id} (${args.column ?? DEFAULT_TEXT_COLUMN}) for "${body.meta.terms}".`,
+      }),
     }),
-    defineTool({
+    operationTool({
       name: 'get_av_fragment',
       title: 'Video passages of an interview where words occur',
       description:
@@ -94,25 +85,22 @@ export function fragmentTools(dbArg: DbArg): McpTool[] {
         max_occurrences: maxOccurrencesArg,
       }),
       output: avFragmentsOutput,
-      run: async (ctx, args) => {
-        const db = databaseOf(ctx, args.db);
-        const info = await requireTable(ctx, db, args.table);
-        const id = parseRecordId(String(args.id));
-        const params = new ParamsBuilder()
-          .set('terms', args.terms)
-          .set('lang', args.lang)
-          .set('max_characters', args.max_characters)
-          .set('max_occurrences', args.max_occurrences)
-          .build();
-        const req = parseAvFragmentsRequest(params, info, requireTranscriptionColumn(ctx, info));
-        const data = await avFragments(ctx, db, info.name, id, req);
-        return {
-          structured: { db, table: info.name, data, meta: { section_id: id, terms: req.terms } },
-          summary: `${data.length} audiovisual fragment(s) of ${info.name} ${id} for "${req.terms}".`,
-        };
-      },
+      operation: avFragmentsOperation,
+      call: (args) => ({
+        params: { table: args.table, id: String(args.id) },
+        query: (p) =>
+          p
+            .set('terms', args.terms)
+            .set('lang', args.lang)
+            .set('max_characters', args.max_characters)
+            .set('max_occurrences', args.max_occurrences),
+      }),
+      answer: ({ body }, args, db) => ({
+        structured: { db, table: args.table, data: body.data, meta: body.meta },
+        summary: `${body.data.length} audiovisual fragment(s) of ${args.table} ${body.meta.section_id} for "${body.meta.terms}".`,
+      }),
     }),
-    defineTool({
+    operationTool({
       name: 'get_av_indexation_fragment',
       title: 'The passage a thesaurus indexation points at',
       description:
@@ -132,29 +120,23 @@ export function fragmentTools(dbArg: DbArg): McpTool[] {
         lang: langArg,
       }),
       output: indexationOutput,
-      run: async (ctx, args) => {
-        const db = databaseOf(ctx, args.db);
-        const params = new ParamsBuilder()
-          .set('section_id', args.section_id)
-          .set('section_tipo', args.section_tipo)
-          .set('component_tipo', args.component_tipo)
-          .set('tag_id', args.tag_id)
-          .set('tc_in', args.tc_in)
-          .set('tc_out', args.tc_out)
-          .set('lang', args.lang)
-          .build();
-        const req = parseIndexationRequest(params);
-        const answer = await indexationFragment(ctx, db, req);
-        const meta = {
-          section_id: req.sectionId,
-          passage: answer.passage,
-          ...(answer.lang !== undefined ? { lang: answer.lang } : {}),
-          ...(answer.termsTruncated ? { terms_truncated: true } : {}),
-        };
-        const { tc_in, tc_out } = answer.data.locator;
+      operation: indexationFragmentOperation,
+      call: (args) => ({
+        query: (p) =>
+          p
+            .set('section_id', args.section_id)
+            .set('section_tipo', args.section_tipo)
+            .set('component_tipo', args.component_tipo)
+            .set('tag_id', args.tag_id)
+            .set('tc_in', args.tc_in)
+            .set('tc_out', args.tc_out)
+            .set('lang', args.lang),
+      }),
+      answer: ({ body }, _args, db) => {
+        const { tc_in, tc_out } = body.data.locator;
         return {
-          structured: { db, data: answer.data, meta },
-          summary: `Passage of record ${req.sectionId} (${answer.passage}, ${tc_in}-${tc_out} s) with ${answer.data.terms.length} indexing term(s).`,
+          structured: { db, data: body.data, meta: body.meta },
+          summary: `Passage of record ${body.meta.section_id} (${body.meta.passage}, ${tc_in}-${tc_out} s) with ${body.data.terms.length} indexing term(s).`,
         };
       },
     }),

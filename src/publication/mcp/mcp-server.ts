@@ -4,8 +4,8 @@
  * not, into an isError result through the same mapping the REST error handler uses.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { API_NAME, API_VERSION } from '../operations/discovery.js';
 import type { ProblemError } from '../problems.js';
-import { API_NAME, API_VERSION } from '../routes/discovery-routes.js';
 import type { PublicationContext } from '../services/context.js';
 import type { McpTool } from './tool-definition.js';
 import { answerResult, problemResult } from './tool-results.js';

@@ -1,18 +1,15 @@
 /**
  * Record tools: a filtered page of a table, one record with its language variants, a count, and
- * full-text search. Each builds the REST parameter map from its arguments and calls the same
- * parse function and service as the matching REST route, in the same order (table check, then
- * parameters, then the query), so bounds, defaults and messages are the REST ones.
+ * full-text search, each a row mapping its arguments onto a read operation (operations/records.ts,
+ * operations/search.ts): the REST route's validators judge the arguments, so bounds, defaults
+ * and messages are the REST ones.
  */
 import * as z from 'zod';
+import type { OperationAnswer } from '../operations/operation.js';
+import { getRecordOperation, listRecordsOperation, type PageBody } from '../operations/records.js';
+import { searchOperation } from '../operations/search.js';
 import { BOUNDS } from '../query/bounds.js';
-import { parseRecordId } from '../query/path-params.js';
-import { parseRecordListRequest, parseRecordRequest } from '../query/record-requests.js';
-import { DEFAULT_SEARCH_COLUMN, parseSearchRequest } from '../query/search-request.js';
-import { requireTable } from '../services/catalog-service.js';
-import type { PublicationContext } from '../services/context.js';
-import { getRecord, listRecords, type RecordPage } from '../services/records-service.js';
-import { searchRecords } from '../services/search-service.js';
+import { DEFAULT_SEARCH_COLUMN } from '../query/search-request.js';
 import { countOutput, recordOutput, recordPageOutput, searchPageOutput } from './output-schemas.js';
 import {
   type DbArg,
@@ -21,13 +18,12 @@ import {
   idArg,
   integerArg,
   langArg,
-  ParamsBuilder,
   relationsArg,
   sortArg,
   tableArg,
   toolInput,
 } from './tool-args.js';
-import { databaseOf, defineTool, type McpTool } from './tool-definition.js';
+import { type McpTool, operationTool } from './tool-definition.js';
 
 const limitArg = integerArg('Rows per page; 0 returns no rows (with count: just the total).', BOUNDS.limit);
 const offsetArg = integerArg('Rows to skip (for the next page, use pagination.next_offset).', {
@@ -40,30 +36,26 @@ const countArg = z
   .describe('Also return pagination.total, the number of all matching rows (one extra query).');
 
 /** The REST pagination object, plus where the next page starts (REST says so in a Link header). */
-function paginationOf(req: { limit: number; offset: number }, page: RecordPage) {
+function paginationOf({ body, page }: OperationAnswer<PageBody>) {
+  const { limit, offset, total } = body.pagination;
   return {
-    limit: req.limit,
-    offset: req.offset,
-    ...(page.total !== undefined ? { total: page.total } : {}),
-    ...(page.hasMore ? { next_offset: req.offset + req.limit } : {}),
+    limit,
+    offset,
+    ...(total !== undefined ? { total } : {}),
+    ...(page?.hasMore ? { next_offset: offset + limit } : {}),
   };
 }
 
-function pageSummary(what: string, req: { offset: number; limit: number }, page: RecordPage): string {
-  const total = page.total !== undefined ? ` of ${page.total}` : '';
-  const more = page.hasMore ? `; more rows follow: call again with offset ${req.offset + req.limit}` : '';
-  return `${page.rows.length}${total} ${what} from offset ${req.offset}${more}.`;
-}
-
-async function tableAndSchema(ctx: PublicationContext, dbName: string | undefined, table: string) {
-  const db = databaseOf(ctx, dbName);
-  const info = await requireTable(ctx, db, table);
-  return { db, info, schema: await ctx.schemas.get(db) };
+function pageSummary(what: string, { body, page }: OperationAnswer<PageBody>): string {
+  const { limit, offset, total } = body.pagination;
+  const of = total !== undefined ? ` of ${total}` : '';
+  const more = page?.hasMore ? `; more rows follow: call again with offset ${offset + limit}` : '';
+  return `${body.data.length}${of} ${what} from offset ${offset}${more}.`;
 }
 
 export function recordTools(dbArg: DbArg): McpTool[] {
   return [
-    defineTool({
+    operationTool({
       name: 'search_records',
       title: 'Read records of a table',
       description:
@@ -81,27 +73,26 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         relations: relationsArg,
       }),
       output: recordPageOutput,
-      run: async (ctx, args) => {
-        const { db, info, schema } = await tableAndSchema(ctx, args.db, args.table);
-        const params = new ParamsBuilder()
-          .filters(args.filters)
-          .list('sort', args.sort)
-          .list('fields', args.fields)
-          .set('lang', args.lang)
-          .set('limit', args.limit)
-          .set('offset', args.offset)
-          .set('count', args.count)
-          .relations(args.relations)
-          .build();
-        const req = parseRecordListRequest(params, info, schema);
-        const page = await listRecords(ctx, db, info.name, req);
-        return {
-          structured: { db, table: info.name, data: page.rows, pagination: paginationOf(req, page) },
-          summary: pageSummary(`rows of ${info.name}`, req, page),
-        };
-      },
+      operation: listRecordsOperation,
+      call: (args) => ({
+        params: { table: args.table },
+        query: (p) =>
+          p
+            .filters(args.filters)
+            .list('sort', args.sort)
+            .list('fields', args.fields)
+            .set('lang', args.lang)
+            .set('limit', args.limit)
+            .set('offset', args.offset)
+            .set('count', args.count)
+            .relations(args.relations),
+      }),
+      answer: (answer, args, db) => ({
+        structured: { db, table: args.table, data: answer.body.data, pagination: paginationOf(answer) },
+        summary: pageSummary(`rows of ${args.table}`, answer),
+      }),
     }),
-    defineTool({
+    operationTool({
       name: 'get_record',
       title: 'Read one record',
       description:
@@ -115,48 +106,41 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         relations: relationsArg,
       }),
       output: recordOutput,
-      run: async (ctx, args) => {
-        const { db, info, schema } = await tableAndSchema(ctx, args.db, args.table);
-        const id = parseRecordId(String(args.id));
-        const params = new ParamsBuilder()
-          .list('fields', args.fields)
-          .set('lang', args.lang)
-          .relations(args.relations)
-          .build();
-        const req = parseRecordRequest(params, info, schema);
-        const record = await getRecord(ctx, db, info.name, id, req);
-        const meta = { section_id: id, ...(record.languages ? { languages: record.languages } : {}) };
-        const languages = record.languages ? ` (exists in ${record.languages.join(', ')})` : '';
+      operation: getRecordOperation,
+      call: (args) => ({
+        params: { table: args.table, id: String(args.id) },
+        query: (p) => p.list('fields', args.fields).set('lang', args.lang).relations(args.relations),
+      }),
+      answer: ({ body }, args, db) => {
+        const { section_id, languages } = body.meta;
+        const exists = languages ? ` (exists in ${languages.join(', ')})` : '';
         return {
-          structured: { db, table: info.name, data: record.rows, meta },
-          summary: `Record ${id} of ${info.name}: ${record.rows.length} row(s)${languages}.`,
+          structured: { db, table: args.table, data: body.data, meta: body.meta },
+          summary: `Record ${section_id} of ${args.table}: ${body.data.length} row(s)${exists}.`,
         };
       },
     }),
-    defineTool({
+    operationTool({
       name: 'count_records',
       title: 'Count records',
       description:
         'Returns how many rows of a table match the filters (and lang), without reading them. Use it to size a result before paging through it with search_records. A multilingual table has one row per record and language; filter on lang to count records.',
       input: toolInput({ db: dbArg, table: tableArg, filters: filtersArg, lang: langArg }),
       output: countOutput,
-      run: async (ctx, args) => {
-        const { db, info, schema } = await tableAndSchema(ctx, args.db, args.table);
-        const params = new ParamsBuilder()
-          .filters(args.filters)
-          .set('lang', args.lang)
-          .set('limit', 0)
-          .set('count', true)
-          .build();
-        const req = parseRecordListRequest(params, info, schema);
-        const total = (await listRecords(ctx, db, info.name, req)).total ?? 0;
+      operation: listRecordsOperation,
+      call: (args) => ({
+        params: { table: args.table },
+        query: (p) => p.filters(args.filters).set('lang', args.lang).set('limit', 0).set('count', true),
+      }),
+      answer: ({ body }, args, db) => {
+        const total = body.pagination.total ?? 0;
         return {
-          structured: { db, table: info.name, total },
-          summary: `${total} row(s) of ${info.name} match.`,
+          structured: { db, table: args.table, total },
+          summary: `${total} row(s) of ${args.table} match.`,
         };
       },
     }),
-    defineTool({
+    operationTool({
       name: 'fulltext_search',
       title: 'Full-text search',
       description:
@@ -182,26 +166,25 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         relations: relationsArg,
       }),
       output: searchPageOutput,
-      run: async (ctx, args) => {
-        const { db, info, schema } = await tableAndSchema(ctx, args.db, args.table);
-        const params = new ParamsBuilder()
-          .set('q', args.q)
-          .set('column', args.column)
-          .set('lang', args.lang)
-          .list('fields', args.fields)
-          .filters(args.filters)
-          .set('limit', args.limit)
-          .set('offset', args.offset)
-          .set('count', args.count)
-          .relations(args.relations)
-          .build();
-        const req = parseSearchRequest(params, info, schema);
-        const page = await searchRecords(ctx, db, info.name, req);
-        return {
-          structured: { db, table: info.name, data: page.rows, pagination: paginationOf(req, page) },
-          summary: pageSummary(`matching rows of ${info.name}`, req, page),
-        };
-      },
+      operation: searchOperation,
+      call: (args) => ({
+        params: { table: args.table },
+        query: (p) =>
+          p
+            .set('q', args.q)
+            .set('column', args.column)
+            .set('lang', args.lang)
+            .list('fields', args.fields)
+            .filters(args.filters)
+            .set('limit', args.limit)
+            .set('offset', args.offset)
+            .set('count', args.count)
+            .relations(args.relations),
+      }),
+      answer: (answer, args, db) => ({
+        structured: { db, table: args.table, data: answer.body.data, pagination: paginationOf(answer) },
+        summary: pageSummary(`matching rows of ${args.table}`, answer),
+      }),
     }),
   ];
 }
