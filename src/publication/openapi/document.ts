@@ -1,10 +1,10 @@
 /**
  * Builds the OpenAPI 3.1 description from the route catalogue (routes.ts), the parameter
  * declarations (parameters.ts) and the envelope schemas (schemas.ts). Nothing here is written
- * twice: bounds and patterns come from query/bounds.ts, problem kinds from http/problems.ts.
+ * twice: bounds and patterns come from query/bounds.ts, problem kinds from problems.ts.
  */
+import { API_VERSION } from '../operations/discovery.js';
 import { PROBLEM_BASE } from '../problems.js';
-import { API_VERSION } from '../routes/discovery-routes.js';
 import type { ParamSpec } from './parameters.js';
 import { mcpRouteDoc, ROUTES, type RouteDoc } from './routes.js';
 import { SCHEMAS } from './schemas.js';
