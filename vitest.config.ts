@@ -3,7 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/postgres-global-setup.ts'],
+    globalSetup: [
+      'test/helpers/global-setup.ts',
+      'test/helpers/postgres-global-setup.ts',
+      'test/helpers/pglite-template-setup.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Integration files each create their own databases; running files in parallel on a

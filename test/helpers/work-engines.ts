@@ -3,7 +3,7 @@
  * the global setup found a server. A test asks its engine for a fresh, empty database and gets
  * the configuration that points at it, so the same test body runs on both.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -57,6 +57,8 @@ const pgliteCase: WorkEngineCase = {
   freshDatabase: async () => {
     const dir = mkdtempSync(join(tmpdir(), 'worktest-'));
     const dataDir = join(dir, 'pglite');
+    // A copy of the run's empty initialised cluster (pglite-template-setup.ts): no initdb here.
+    cpSync(inject('workPgliteTemplate'), dataDir, { recursive: true });
     return track({ engine: 'pglite', dataDir }, { WORK_DATA_DIR: dir }, async () =>
       rmSync(dir, { recursive: true, force: true }),
     );
