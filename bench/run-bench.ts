@@ -85,6 +85,8 @@ const searchSql = (d: Dialect, engine: string) => {
     orderBy: stableOrder,
     limit: 21,
     offset: 0,
+    // The server's default SEARCH_MAX_CANDIDATES, so the ceiling runs the statement the API runs.
+    maxCandidates: 1000,
   };
   return engine === 'sqlite' ? sqliteSearch(d, q) : mariadbSearch(d, q);
 };

@@ -37,6 +37,7 @@ const envSchema = z.object({
   CACHE_MAX_AGE: intVar('CACHE_MAX_AGE', 60, 0, 31_536_000),
   REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
   REQUEST_MAX_STATEMENTS: intVar('REQUEST_MAX_STATEMENTS', 500, 1, 100_000),
+  SEARCH_MAX_CANDIDATES: intVar('SEARCH_MAX_CANDIDATES', 1000, 1, 1_000_000),
   DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
   MCP_ENABLED: boolVar('MCP_ENABLED', true),
   MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
@@ -74,6 +75,8 @@ export interface PublicationConfig {
   requestTimeoutMs: number;
   /** Database statements one request (a whole batch included) may run. */
   requestMaxStatements: number;
+  /** Full-text search serves and counts at most this many best-ranked matching rows. */
+  searchMaxCandidates: number;
   deploymentMode: 'standalone' | 'apache' | 'nginx';
   mcpEnabled: boolean;
   mcpPath: string;
@@ -200,6 +203,7 @@ export function loadPublicationConfig(
     cacheMaxAge: e.CACHE_MAX_AGE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     requestMaxStatements: e.REQUEST_MAX_STATEMENTS,
+    searchMaxCandidates: e.SEARCH_MAX_CANDIDATES,
     deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
     mcpEnabled: e.MCP_ENABLED,
     mcpPath,

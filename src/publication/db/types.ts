@@ -85,6 +85,8 @@ export interface FulltextQuery {
   orderBy: OrderTerm[];
   limit: number;
   offset: number;
+  /** Best-ranked matching rows kept at most before paging (see search-sql.ts). */
+  maxCandidates: number;
 }
 
 /** One engine. Every identifier it receives has been validated against its own schema. */

@@ -171,7 +171,18 @@ export const SCHEMAS: Record<string, Schema> = {
     ],
   },
   SearchList: obj(
-    { data: { type: 'array', items: ref('SearchRow') }, pagination: ref('Pagination'), meta: meta() },
+    {
+      data: { type: 'array', items: ref('SearchRow') },
+      pagination: ref('Pagination'),
+      meta: meta({
+        candidates_capped: {
+          type: 'boolean',
+          const: true,
+          description:
+            'Present when SEARCH_MAX_CANDIDATES matching rows were reached: only that many best-ranked rows are served and counted, more may match.',
+        },
+      }),
+    },
     ['data', 'pagination', 'meta'],
   ),
   TextFragments: obj(

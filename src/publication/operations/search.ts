@@ -17,5 +17,11 @@ export const searchOperation = defineOperation({
     const req = parseSearchRequest(request.query(), info, await ctx.schemas.get(db));
     return { db, table: info.name, req };
   },
-  execute: async (ctx, { db, table, req }) => pageAnswer(await searchRecords(ctx, db, table, req), req),
+  execute: async (ctx, { db, table, req }) => {
+    const page = await searchRecords(ctx, db, table, req);
+    const answer = pageAnswer(page, req);
+    // Only when it happened: more rows may match than the best-ranked ones served and counted.
+    if (page.candidatesCapped) answer.body.meta.candidates_capped = true;
+    return answer;
+  },
 });

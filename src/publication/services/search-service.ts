@@ -3,7 +3,12 @@
  * first, each with the engine's `relevance` and highlighted `fragments` of the searched text.
  * The searched column is always read (fragments need it) and dropped again when `fields` left
  * it out, so a result page can stay light.
+ *
+ * At most SEARCH_MAX_CANDIDATES best-ranked matching rows are served and counted (see
+ * db/search-sql.ts), so a very common word costs a bounded amount of work. When that cap is
+ * reached the page says so (`candidatesCapped`): more rows may match than can be paged.
  */
+import { CANDIDATES_COLUMN } from '../db/search-sql.js';
 import type { Row } from '../db/types.js';
 import { BOUNDS } from '../query/bounds.js';
 import type { SearchRequest } from '../query/search-request.js';
@@ -16,17 +21,23 @@ import type { PublicationContext } from './context.js';
 import type { RecordPage } from './records-service.js';
 import { resolveRowRelations } from './relations-service.js';
 
+export interface SearchPage extends RecordPage {
+  /** The candidate cap was reached: more rows may match than were served (and counted in `total`). */
+  candidatesCapped: boolean;
+}
+
 export async function searchRecords(
   ctx: PublicationContext,
   db: string,
   tableName: string,
   req: SearchRequest,
-): Promise<RecordPage> {
+): Promise<SearchPage> {
   const table = await requireTable(ctx, db, tableName);
   const where = req.lang ? [...req.where, { column: 'lang', op: 'eq' as const, value: req.lang }] : req.where;
   const requested = req.fields ?? table.columns.map((c) => c.name);
   const columns = requested.includes(req.column) ? requested : [...requested, req.column];
-  const query = { table: table.name, column: req.column, search: req.search, where };
+  const maxCandidates = ctx.config.searchMaxCandidates;
+  const query = { table: table.name, column: req.column, search: req.search, where, maxCandidates };
   const [rows, total] = await Promise.all([
     req.limit === 0
       ? Promise.resolve([] as Row[])
@@ -41,10 +52,18 @@ export async function searchRecords(
   ]);
   const hasMore = rows.length > req.limit;
   if (hasMore) rows.length = req.limit;
+  const candidates = rows.length > 0 ? Number(rows[0]![CANDIDATES_COLUMN]) : undefined;
+  let candidatesCapped: boolean;
+  if (candidates !== undefined) candidatesCapped = candidates >= maxCandidates;
+  else if (total !== undefined) candidatesCapped = total >= maxCandidates;
+  // No row at `offset`: there were at most `offset` candidates.
+  else if (req.limit > 0 && req.offset < maxCandidates) candidatesCapped = false;
+  else candidatesCapped = (await ctx.driver.searchCount(db, query)) >= maxCandidates;
   const terms = highlightTermsOf(req.search);
   const { perRow, maxCharacters } = BOUNDS.searchFragments;
   for (const row of rows) {
     const text = row[req.column];
+    delete row[CANDIDATES_COLUMN];
     row.relevance = Number(row.relevance);
     row.fragments =
       typeof text === 'string'
@@ -56,5 +75,5 @@ export async function searchRecords(
   }
   const decoded = decodeRows(rows, table);
   await resolveRowRelations(ctx, db, table, decoded, { relations: req.relations, lang: req.lang });
-  return { rows: decoded, hasMore, total };
+  return { rows: decoded, hasMore, total, candidatesCapped };
 }
