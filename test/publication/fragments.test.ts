@@ -179,6 +179,46 @@ describe.each(engineCases())('text fragments on $engine', (c) => {
     expect(checked).toBeGreaterThan(3);
   });
 
+  it('gives every fragment of three terms, all occurrences, the page of the last marker before it', async () => {
+    const rows = await direct.query<TextRow>(
+      "SELECT section_id, lang, text FROM publications WHERE lang = 'lg-spa' ORDER BY section_id LIMIT 12",
+    );
+    let checked = 0;
+    for (const row of rows) {
+      const markers = [...row.text.matchAll(/\[page-n-(\d+)/g)].map((m) => m.index);
+      if (markers.length < 2) continue;
+      // One word from each of three stretches: before the second marker, between the second and
+      // the last, and after the last; each may occur on other pages as well.
+      const words = [...maskTags(row.text).matchAll(/\p{L}{5,}/gu)];
+      const from = (lo: number, hi: number) => words.find((m) => m.index > lo && m.index < hi)?.[0];
+      const terms = [
+        from(-1, markers[1]!),
+        from(markers[1]!, markers.at(-1)!) ?? from(markers[0]!, markers[1]!),
+        from(markers.at(-1)!, row.text.length),
+      ].filter((w): w is string => w !== undefined);
+      if (new Set(terms.map(fold)).size < 3) continue;
+      const res = await fragments(
+        row.section_id,
+        `?terms=${encodeURIComponent(terms.join(' '))}&lang=lg-spa&column=text&max_occurrences=10&max_characters=40`,
+        'publications',
+      );
+      expect(res.status).toBe(200);
+      const expected = terms
+        .flatMap((w) => wordOccurrences(row.text, w).slice(0, 10))
+        .sort((a, b) => a - b)
+        .filter((p, i, all) => all.indexOf(p) === i);
+      expect(res.json.data.map((f: { position: number }) => f.position)).toEqual(expected);
+      for (const f of res.json.data) {
+        const page = pageBefore(row.text, f.position);
+        if (page === undefined) expect(f).not.toHaveProperty('page');
+        else expect(f.page, `fragment at ${f.position}`).toBe(page);
+      }
+      expect(new Set(res.json.data.map((f: { page?: number }) => f.page)).size).toBeGreaterThanOrEqual(2);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2);
+  });
+
   it('escapes stored markup and marks across it', async () => {
     const rows = await direct.query<TextRow>(
       "SELECT section_id, lang, transcription AS text FROM interview WHERE transcription LIKE '%R&D%' ORDER BY section_id, lang LIMIT 1",
