@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { matchesAnySecret } from '../../common/constant-time.js';
-import { sendProblem } from './error-handling.js';
 import { ProblemError } from '../problems.js';
+import { sendProblem } from './error-handling.js';
 import { pathOf } from './query-params.js';
 import { appendVary } from './vary.js';
 

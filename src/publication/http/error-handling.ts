@@ -5,8 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailable, QueryTimeout, StatementBudgetExceeded } from '../db/types.js';
-import type { MethodGuard } from './method-guard.js';
 import { ProblemError, type ProblemKind, toProblem } from '../problems.js';
+import type { MethodGuard } from './method-guard.js';
 import { pathOf } from './query-params.js';
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError): FastifyReply {
