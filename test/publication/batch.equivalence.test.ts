@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/publication/openapi/routes.js';
+import { READ_OPERATIONS } from '../../src/publication/operations/read-operations.js';
+import { BATCH_FORBIDDEN_TARGETS } from '../../src/publication/query/batch-request.js';
 import { engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { normalizeWord, plainWords } from '../helpers/text-oracle.js';
 
@@ -141,5 +144,16 @@ describe.each(engineCases())('a batch query answers what the direct GET answers 
       JSON.stringify({ queries: [{ id: 'a', path: `/${c.db}/tables/interview/records/1` }] }),
     );
     expect(typeof res.json.results[0].data.meta.response_time_ms).toBe('number');
+  });
+});
+
+describe('the batch matcher knows every GET data route', () => {
+  it('each documented GET route a batch may name is a read operation, and nothing else is', () => {
+    const batchable = ROUTES.filter(
+      (r) =>
+        r.method === 'GET' &&
+        !BATCH_FORBIDDEN_TARGETS.some((t) => r.path === t || r.path.startsWith(`${t}/`)),
+    ).map((r) => r.path.replace(/\{(\w+)\}/g, ':$1'));
+    expect(READ_OPERATIONS.map((o) => o.path).sort()).toEqual(batchable.sort());
   });
 });
