@@ -5,13 +5,17 @@
  * no hosted agent), so the docs work on an intranet with no internet access. Each page answers
  * with and without a trailing slash (`/docs/`, `/docs/scalar/`), and its asset URLs are absolute,
  * so both forms render the same page.
+ *
+ * Nothing of the renderers is loaded at start: importing `swagger-ui-dist` evaluates the whole
+ * Swagger UI bundle and the Scalar plugin carries its 4 MB script (together about 80 MB of RSS),
+ * which only /docs visitors need. Swagger's files are read from its package directory on first
+ * request, and the Scalar plugin is imported when its script is first asked for.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import scalar from '@scalar/fastify-api-reference';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { absolutePath as swaggerUiPath } from 'swagger-ui-dist';
-import { API_NAME } from './discovery-routes.js';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { API_NAME } from '../operations/discovery.js';
 
 const SWAGGER_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -45,8 +49,19 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/docs', sendLanding);
   app.get('/docs/', sendLanding);
 
-  const dir = swaggerUiPath();
-  const assets = new Map(Object.keys(SWAGGER_ASSETS).map((name) => [name, readFileSync(join(dir, name))]));
+  // The package directory, found without importing the package (its main module runs the bundle).
+  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const assets = new Map<string, Promise<Buffer>>();
+  const swaggerAsset = (name: string) => {
+    let body = assets.get(name);
+    if (!body) {
+      body = readFile(join(swaggerDir, name));
+      // A failed read is not cached, so a later request tries again.
+      body.catch(() => assets.delete(name));
+      assets.set(name, body);
+    }
+    return body;
+  };
   app.get('/docs/swagger', async (_request, reply) =>
     reply
       .type('text/html; charset=utf-8')
@@ -66,15 +81,17 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     reply.type('application/javascript; charset=utf-8').header('Cache-Control', cache).send(init),
   );
   app.get<{ Params: { file: string } }>('/docs/swagger/:file', async (request, reply) => {
-    const body = assets.get(request.params.file);
-    if (!body) return reply.callNotFound();
-    return reply.type(SWAGGER_ASSETS[request.params.file]!).header('Cache-Control', cache).send(body);
+    const type = Object.hasOwn(SWAGGER_ASSETS, request.params.file)
+      ? SWAGGER_ASSETS[request.params.file]
+      : undefined;
+    if (!type) return reply.callNotFound();
+    const body = await swaggerAsset(request.params.file);
+    return reply.type(type).header('Cache-Control', cache).send(body);
   });
 
-  // The Scalar plugin serves the renderer's script at /docs/scalar/js/scalar.js; its own pages
-  // are a 301 from /docs/scalar to /docs/scalar/ and a page whose script URL is relative (so it
-  // only works with the slash). Both of its page routes answer our page instead, whose URLs are
-  // absolute: the spec's /docs/scalar is then the page itself, and /docs/scalar/ keeps working.
+  // Scalar's page is ours rather than the plugin's: the plugin answers /docs/scalar with a 301 to
+  // /docs/scalar/ and gives a page whose script URL is relative (so it only works with the slash).
+  // Ours has absolute URLs, so the spec's /docs/scalar is the page itself and /docs/scalar/ works too.
   const scalarConfig = {
     url: specUrl,
     withDefaultFonts: false,
@@ -93,10 +110,37 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
 </body></html>`;
   const sendScalarPage = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('Cache-Control', cache).send(scalarPage);
-  app.addHook('onRoute', (route) => {
-    if (route.routePath === '/docs/scalar' || route.routePath === '/docs/scalar/') {
-      route.handler = sendScalarPage;
-    }
+  app.get('/docs/scalar', sendScalarPage);
+  app.get('/docs/scalar/', sendScalarPage);
+
+  let script: Promise<string> | undefined;
+  app.get('/docs/scalar/js/scalar.js', async (_request, reply) => {
+    script ??= loadScalarScript();
+    // A failed load is not kept, so a later request tries again.
+    script.catch(() => {
+      script = undefined;
+    });
+    return reply
+      .type('application/javascript; charset=utf-8')
+      .header('Cache-Control', cache)
+      .send(await script);
   });
-  await app.register(scalar, { routePrefix: '/docs/scalar', configuration: scalarConfig as never });
+}
+
+/**
+ * The Scalar renderer's script, which the package only hands out through its Fastify plugin:
+ * registered once on a private instance (no hooks, no listener) and read from there.
+ */
+async function loadScalarScript(): Promise<string> {
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  const holder = Fastify({ logger: false });
+  try {
+    await holder.register(scalar, { routePrefix: '/scalar', configuration: { url: '/' } as never });
+    const res = await holder.inject({ method: 'GET', url: '/scalar/js/scalar.js' });
+    if (res.statusCode !== 200)
+      throw new Error(`the Scalar plugin answered ${res.statusCode} for its script`);
+    return res.body;
+  } finally {
+    await holder.close();
+  }
 }
