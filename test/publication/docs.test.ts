@@ -25,6 +25,14 @@ describe('docs paths as the spec lists them, with and without a trailing slash',
     expect(slash.text).toContain(`href="${bp}/docs/swagger"`);
   });
 
+  it('answers GET /docs/swagger/ with the Swagger UI page, as GET /docs/swagger', async () => {
+    const plain = await s.get('/docs/swagger');
+    const slash = await s.get('/docs/swagger/');
+    expect(slash.status).toBe(200);
+    expect(slash.text).toBe(plain.text);
+    expect(slash.text).toContain(`src="${bp}/docs/swagger/swagger-ui-bundle.js"`);
+  });
+
   it('answers GET /docs/scalar with the Scalar page itself (200, no redirect), and /docs/scalar/ the same', async () => {
     const page = await s.get('/docs/scalar');
     expect(page.status).toBe(200);

@@ -62,19 +62,18 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     }
     return body;
   };
-  app.get('/docs/swagger', async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('Cache-Control', cache)
-      .send(`<!doctype html>
+  const swaggerPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(API_NAME)}: Swagger UI</title>
 <link rel="stylesheet" href="${escapeHtml(bp)}/docs/swagger/swagger-ui.css">
 <link rel="icon" type="image/png" href="${escapeHtml(bp)}/docs/swagger/favicon-32x32.png"></head>
 <body><div id="swagger-ui"></div>
 <script src="${escapeHtml(bp)}/docs/swagger/swagger-ui-bundle.js"></script>
 <script src="${escapeHtml(bp)}/docs/swagger/init.js"></script>
-</body></html>`),
-  );
+</body></html>`;
+  const sendSwaggerPage = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', cache).send(swaggerPage);
+  app.get('/docs/swagger', sendSwaggerPage);
+  app.get('/docs/swagger/', sendSwaggerPage);
   // validatorUrl: null keeps Swagger UI from sending the description to an online validator.
   const init = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });\n`;
   app.get('/docs/swagger/init.js', async (_request, reply) =>
