@@ -165,11 +165,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     const browser = await loggedIn();
     expectRefused(await browser.post(systemInfo, { csrf: null }), 403, 'auth.csrf_failed');
     expectRefused(await browser.post(systemInfo, { csrf: 'wrong' }), 403, 'auth.csrf_failed');
-    expectRefused(
-      await browser.post(systemInfo, { csrf: `${browser.csrfToken}x` }),
-      403,
-      'auth.csrf_failed',
-    );
+    expectRefused(await browser.post(systemInfo, { csrf: `${browser.csrfToken}x` }), 403, 'auth.csrf_failed');
     // Another session's token is wrong for this one.
     const other = await loggedIn();
     expectRefused(await browser.post(systemInfo, { csrf: other.csrfToken! }), 403, 'auth.csrf_failed');
