@@ -3,11 +3,11 @@
  * where (dd546), when (dd547) and details (dd551). Rows are written here only; the section is
  * read-only through the API. Call inside the transaction of the change being logged.
  */
-import { allocateSectionId } from './counters.js';
-import { insertRecord } from './records.js';
 import type { SqlQueryable } from './sql-client.js';
 
 export const ACTIVITY_SECTION = 'dd542';
+/** Where activity section ids come from (migration 5). */
+export const ACTIVITY_SEQUENCE = 'matrix_activity_section_id_seq';
 const NO_LANG = 'lg-nolan';
 
 export interface ActivityEntry {
@@ -35,24 +35,28 @@ export function momentDateValue(when: Date) {
 }
 
 export async function logActivity(tx: SqlQueryable, entry: ActivityEntry): Promise<number> {
-  const sectionId = await allocateSectionId(tx, ACTIVITY_SECTION);
   const item = (value: unknown) => [{ id: 1, lang: NO_LANG, value }];
-  await insertRecord(
-    tx,
-    'matrix_activity',
-    { section_tipo: ACTIVITY_SECTION, section_id: sectionId },
-    {
-      relation: {
+  // The id comes from a sequence (migration 5), as upstream does for the activity log: a counter
+  // row would hold a lock until commit and make every write in the system wait for the one
+  // before it. Gaps left by rolled-back transactions do not matter in a log.
+  const { rows } = await tx.query<{ section_id: number }>(
+    `INSERT INTO matrix_activity
+       (section_tipo, section_id, string, relation, date, misc, meta, created_by)
+     VALUES ($1, nextval('${ACTIVITY_SEQUENCE}')::integer, $2::jsonb, $3::jsonb, $4::jsonb, $5::jsonb, $6::jsonb, $7)
+     RETURNING section_id`,
+    [
+      ACTIVITY_SECTION,
+      JSON.stringify({ dd545: item(entry.what), dd546: item(entry.where) }),
+      JSON.stringify({
         dd543: [
           { type: 'dd151', section_tipo: 'dd128', section_id: entry.userId, from_component_tipo: 'dd543' },
         ],
-      },
-      string: { dd545: item(entry.what), dd546: item(entry.where) },
-      date: { dd547: item(momentDateValue(entry.when)) },
-      misc: { dd551: item(entry.data ?? {}) },
-    },
-    { dd545: 1, dd546: 1, dd547: 1, dd551: 1 },
-    entry.userId,
+      }),
+      JSON.stringify({ dd547: item(momentDateValue(entry.when)) }),
+      JSON.stringify({ dd551: item(entry.data ?? {}) }),
+      JSON.stringify({ dd545: 1, dd546: 1, dd547: 1, dd551: 1 }),
+      entry.userId,
+    ],
   );
-  return sectionId;
+  return rows[0]!.section_id;
 }

@@ -147,4 +147,17 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   SEARCH_INDEX_MIGRATION,
+  {
+    version: 5,
+    name: 'activity section ids from a sequence',
+    statements: [
+      // A sequence, not the matrix_counter row: nextval never waits for another transaction,
+      // so concurrent writes do not queue behind each other's commit to log their activity.
+      'CREATE SEQUENCE matrix_activity_section_id_seq AS integer',
+      `SELECT setval('matrix_activity_section_id_seq',
+        GREATEST((SELECT COALESCE(max(section_id), 0) FROM matrix_activity),
+                 (SELECT COALESCE(max(value), 0) FROM matrix_counter WHERE section_tipo = 'dd542')) + 1,
+        false)`,
+    ],
+  },
 ];

@@ -27,8 +27,16 @@ export async function insertSession(
 }
 
 /**
- * The live session for this token hash, touched (last_seen_at = now) in the same statement; an
- * idle or expired row is deleted and undefined is returned.
+ * How stale last_seen_at may get before a request writes it again. Idle expiry (an hour) is
+ * counted from the last write, so it may come up to this much early; in exchange a busy session
+ * does not write its row, and wait for that write's commit, on every single request.
+ */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * The live session for this token hash. Its last_seen_at is moved to now in the same statement
+ * when it is older than TOUCH_INTERVAL_MS (the update locks nothing otherwise); an idle or
+ * expired row is deleted and undefined is returned.
  */
 export async function touchLiveSession(
   db: SqlQueryable,
@@ -37,10 +45,15 @@ export async function touchLiveSession(
   idleSince: Date,
 ): Promise<SessionRow | undefined> {
   const { rows } = await db.query<SessionRow>(
-    `UPDATE sessions SET last_seen_at = $2::timestamptz
-     WHERE token_sha256 = $1 AND last_seen_at > $3::timestamptz AND expires_at > $2::timestamptz
-     RETURNING token_sha256, user_id, csrf_token, application_lang, data_lang`,
-    [tokenSha256, iso(now), iso(idleSince)],
+    `WITH live AS (
+       SELECT token_sha256, user_id, csrf_token, application_lang, data_lang FROM sessions
+       WHERE token_sha256 = $1 AND last_seen_at > $3::timestamptz AND expires_at > $2::timestamptz
+     ), touched AS (
+       UPDATE sessions SET last_seen_at = $2::timestamptz
+       WHERE token_sha256 = $1 AND last_seen_at <= $4::timestamptz AND EXISTS (SELECT 1 FROM live)
+     )
+     SELECT * FROM live`,
+    [tokenSha256, iso(now), iso(idleSince), iso(new Date(now.getTime() - TOUCH_INTERVAL_MS))],
   );
   if (rows[0]) return rows[0];
   await deleteSession(db, tokenSha256);
