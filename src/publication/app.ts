@@ -10,6 +10,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import './fastify-types.js';
 import { installApiKeyGuard } from './http/api-key-guard.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { installCloseOnShutdown } from './http/close-connections.js';
 import { installCors, installCorsVary } from './http/cors.js';
 import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
@@ -46,8 +47,11 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
-    // Malformed URLs and unparsable bodies are the client's fault: answer with a problem.
+    // Malformed URLs, over-long path segments and unparsable bodies are the client's fault:
+    // answer with a problem.
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
+    // Refusals of Node's parser (431, 400, 408) have no request yet; still a problem+json.
+    clientErrorHandler,
   });
   app.decorate('ctx', ctx);
 

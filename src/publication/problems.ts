@@ -13,6 +13,9 @@ export type ProblemKind =
   | 'method-not-allowed'
   | 'unsupported-media-type'
   | 'payload-too-large'
+  | 'uri-too-long'
+  | 'headers-too-large'
+  | 'request-timeout'
   | 'rate-limited'
   | 'too-many-statements'
   | 'database-unavailable'
@@ -42,6 +45,9 @@ const TITLES: Record<ProblemKind, [number, string]> = {
   'method-not-allowed': [405, 'Method Not Allowed'],
   'unsupported-media-type': [415, 'Unsupported Media Type'],
   'payload-too-large': [413, 'Payload Too Large'],
+  'uri-too-long': [414, 'URI Too Long'],
+  'headers-too-large': [431, 'Request Header Fields Too Large'],
+  'request-timeout': [408, 'Request Timeout'],
   'rate-limited': [429, 'Too Many Requests'],
   'too-many-statements': [429, 'Too Many Requests'],
   'database-unavailable': [503, 'Service Unavailable'],
@@ -84,6 +90,12 @@ export function notFound(detail: string): ProblemError {
   return new ProblemError('not-found', detail);
 }
 
+/** A path segment over the router's limit: a 414 naming the limit, not quoting the segment. */
+export function segmentTooLong(maxLength: number): ProblemError {
+  const detail = `a path segment is longer than ${maxLength} characters; no database, table or record name is that long`;
+  return new ProblemError('uri-too-long', detail, [{ name: 'path', in: 'path', detail }]);
+}
+
 export function toProblem(err: ProblemError, instance: string): Problem {
   const problem: Problem = {
     type: `${PROBLEM_BASE}/${err.kind}`,
@@ -92,7 +104,8 @@ export function toProblem(err: ProblemError, instance: string): Problem {
     detail: err.detail,
     instance,
   };
-  if (err.status === 400) problem.errors = err.errors ?? [];
+  // A 400 always lists its parameters; other refusals do when they can name the culprit.
+  if (err.status === 400 || err.errors !== undefined) problem.errors = err.errors ?? [];
   return problem;
 }
 

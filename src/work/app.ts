@@ -20,6 +20,7 @@ import {
 import { resolveSession, SESSION_ABSOLUTE_MS } from './auth/sessions.js';
 import type { WorkConfig } from './config.js';
 import type { ActionRegistry, SessionCookieChange } from './dispatch/action-registry.js';
+import { clientErrorHandler } from './dispatch/client-errors.js';
 import { DeprecationCounter } from './dispatch/deprecations.js';
 import { dispatchRqo } from './dispatch/dispatch-rqo.js';
 import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
@@ -72,6 +73,15 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true },
     // Only then does request.protocol believe X-Forwarded-Proto (the cookie's Secure flag).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Refusals before routing answer the envelope too: the HTTP parser's (431, malformed
+    // request line) here, the router's (malformed percent-encoding) in frameworkErrors.
+    clientErrorHandler,
+    frameworkErrors: (err, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'http.malformed_request');
+      request.log.error({ err }, 'unexpected framework error');
+      return sendError(reply, 'internal.unexpected');
+    },
   });
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();

@@ -5,7 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailable, QueryTimeout, StatementBudgetExceeded } from '../db/types.js';
-import { ProblemError, type ProblemKind, toProblem } from '../problems.js';
+import { MAX_PARAM_LENGTH } from '../operations/operation-router.js';
+import { ProblemError, type ProblemKind, segmentTooLong, toProblem } from '../problems.js';
 import type { MethodGuard } from './method-guard.js';
 import { pathOf } from './query-params.js';
 
@@ -46,6 +47,8 @@ export function asProblem(request: FastifyRequest, err: unknown): ProblemError {
     );
   }
   const fe = err as FastifyError;
+  // A client error (414), not a fault; its message would quote the whole path.
+  if (fe?.code === 'FST_ERR_MAX_PARAM_LENGTH') return segmentTooLong(MAX_PARAM_LENGTH);
   const kind = typeof fe?.statusCode === 'number' ? FASTIFY_KINDS[fe.statusCode] : undefined;
   if (kind) {
     return new ProblemError(

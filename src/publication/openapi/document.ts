@@ -116,7 +116,7 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
       description: [
         'Read-only access to published archive databases: discovery, records with a filter DSL, full-text search with highlighted fragments, text and audiovisual fragments, relation resolution, batch and health.',
         '',
-        `Errors are RFC 9457 problem+json; \`type\` is \`${PROBLEM_BASE}/<kind>\` with kinds bad-request, unauthorized, not-found, method-not-allowed, unsupported-media-type, payload-too-large, rate-limited, too-many-statements, database-unavailable, timeout, internal. A 400 lists every bad parameter in \`errors\`.`,
+        `Errors are RFC 9457 problem+json; \`type\` is \`${PROBLEM_BASE}/<kind>\` with kinds bad-request, unauthorized, not-found, method-not-allowed, request-timeout (408), unsupported-media-type, payload-too-large, uri-too-long (414: a path segment over 500 characters), headers-too-large (431), rate-limited, too-many-statements, database-unavailable, timeout, internal. A 400 lists every bad parameter in \`errors\`, and so do 408, 414 and 431. Refusals raised before routing (431, 408, a 400 for a request line that is not HTTP) have no \`instance\`.`,
         '',
         'Unknown query parameters are a 400 (names starting with `_`, such as cache-busters, are ignored). HEAD works wherever GET does; a wrong method is a 405 with Allow. Responses are gzip/brotli-compressed on request.',
         '',

@@ -43,10 +43,14 @@ export const SCHEMAS: Record<string, Schema> = {
       title: str(),
       status: int({ minimum: 400, maximum: 599 }),
       detail: str(),
-      instance: str({ description: 'The path the client requested, BASE_PATH included.' }),
+      instance: str({
+        description:
+          'The path the client requested, BASE_PATH included; absent when the request was refused before it could be parsed (431, 408, a request line that is not HTTP).',
+      }),
       errors: {
         type: 'array',
-        description: 'On 400 only: one entry per bad parameter.',
+        description:
+          'On 400, 408, 414 and 431: one entry per bad parameter (or the part of the request at fault).',
         items: obj({ name: str(), in: { enum: ['query', 'path', 'header', 'body'] }, detail: str() }, [
           'name',
           'in',
@@ -54,7 +58,7 @@ export const SCHEMAS: Record<string, Schema> = {
         ]),
       },
     },
-    ['type', 'title', 'status', 'detail', 'instance'],
+    ['type', 'title', 'status', 'detail'],
   ),
   Index: obj(
     {

@@ -57,6 +57,25 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The request body is too large',
   },
+  // Refusals of the HTTP parser, before any request exists (there is no 431 or 408 category).
+  'http.headers_too_large': {
+    category: 'validation',
+    label_key: 'error_http_headers_too_large',
+    retryable: false,
+    message: 'The request line and headers together are larger than this server accepts',
+  },
+  'http.malformed_request': {
+    category: 'validation',
+    label_key: 'error_http_malformed_request',
+    retryable: false,
+    message: 'The request is not valid HTTP/1.1 (raw non-ASCII bytes in the URL must be percent-encoded)',
+  },
+  'http.request_timeout': {
+    category: 'validation',
+    label_key: 'error_http_request_timeout',
+    retryable: true,
+    message: 'The request did not arrive within the time this server waits for it',
+  },
   'http.not_found': {
     category: 'not_found',
     label_key: 'error_http_not_found',
