@@ -14,15 +14,25 @@ import { RedisBucketStore } from '../../common/rate-limit/redis-store.js';
 import {
   type BucketPolicy,
   type BucketStore,
+  type BucketTake,
   reportOf,
   secondsUntilAvailable,
 } from '../../common/rate-limit/token-bucket.js';
 import type { PublicationConfig } from '../config.js';
 import { ProblemError } from '../problems.js';
-import { sendProblem } from './error-handling.js';
+import { isPreflight } from './cors.js';
 import { pathOf } from './query-params.js';
 
 export interface RateLimiter {
+  /**
+   * The door: charges one token, reports the bucket on the reply and returns the 429 problem
+   * when the bucket is empty. The edge does not call it for free requests. Synchronous with the in-memory store, so
+   * the common case creates no promise.
+   */
+  charge(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): ProblemError | undefined | Promise<ProblemError | undefined>;
   /**
    * Charges a batch of `queries` queries: the door took one token, this takes the others, all
    * or none. Short of tokens, the door's token goes back and a 429 ProblemError is thrown, so a
@@ -37,7 +47,11 @@ declare module 'fastify' {
   }
 }
 
-function createStore(app: FastifyInstance, config: PublicationConfig, policy: BucketPolicy): BucketStore {
+function createStore(
+  app: FastifyInstance,
+  config: PublicationConfig,
+  policy: BucketPolicy,
+): BucketStore | MemoryBucketStore {
   const memory = new MemoryBucketStore(policy);
   if (config.rateLimitRedisUrl === undefined) return memory;
   const redis = new RedisBucketStore(config.rateLimitRedisUrl, policy, {
@@ -49,16 +63,7 @@ function createStore(app: FastifyInstance, config: PublicationConfig, policy: Bu
   return redis;
 }
 
-/** A CORS preflight: the browser asking permission, not the client asking for data. */
-export function isPreflight(request: FastifyRequest): boolean {
-  return (
-    request.method === 'OPTIONS' &&
-    request.headers.origin !== undefined &&
-    request.headers['access-control-request-method'] !== undefined
-  );
-}
-
-export function installRateLimit(app: FastifyInstance, config: PublicationConfig): RateLimiter {
+export function createRateLimiter(app: FastifyInstance, config: PublicationConfig): RateLimiter {
   const policy: BucketPolicy = { capacity: config.rateLimitRpm, refillPerMinute: config.rateLimitRpm };
   const store = createStore(app, config, policy);
   app.addHook('onClose', () => store.close());
@@ -89,14 +94,16 @@ export function installRateLimit(app: FastifyInstance, config: PublicationConfig
     return new ProblemError('rate-limited', detail, undefined, { 'Retry-After': String(wait) });
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (isFree(request)) return;
-    const take = await store.take(keyOf(request), 1);
+  const settle = (reply: FastifyReply, take: BucketTake) => {
     report(reply, take.tokens);
-    if (!take.allowed) return sendProblem(request, reply, refusal(take.tokens, 1));
-  });
+    return take.allowed ? undefined : refusal(take.tokens, 1);
+  };
 
   const limiter: RateLimiter = {
+    charge(request, reply) {
+      if (store instanceof MemoryBucketStore) return settle(reply, store.takeNow(keyOf(request), 1));
+      return store.take(keyOf(request), 1).then((take) => settle(reply, take));
+    },
     async chargeBatch(request, reply, queries) {
       if (queries <= 1 || isFree(request)) return;
       const key = keyOf(request);

@@ -1,0 +1,126 @@
+/**
+ * The whole per-request edge of the publication API: one onRequest and one onSend hook, each
+ * doing only what the request at hand needs, with everything that depends only on the
+ * configuration computed here once.
+ *
+ * On the way in, in this order: the request id header; CORS (answering preflights), before
+ * anything that can refuse, so a page can read a 429 or 401; the rate limit, before the API
+ * key, so guessing keys costs tokens like any other request; the key; then the request's
+ * statement budget (db/statement-budget.ts). The favicon and preflights skip the limit, the key
+ * and the budget.
+ *
+ * On the way out: X-Response-Time; `Connection: close` while shutting down; with API keys,
+ * cacheable answers become private; Vary for whatever the answer depends on (the key, the
+ * origin, the encoding); compression of large bodies for clients that ask (compression.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PublicationConfig } from '../config.js';
+import { budgetStorage, StatementBudget } from '../db/statement-budget.js';
+import { apiKeyCheck } from './api-key-guard.js';
+import { COMPRESS_THRESHOLD, compress, compressibleLength, negotiateEncoding } from './compression.js';
+import { corsPolicy, isPreflight } from './cors.js';
+import { sendProblem } from './error-handling.js';
+import { pathOf } from './query-params.js';
+import { createRateLimiter } from './rate-limit.js';
+import { appendVary } from './vary.js';
+
+export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig): void {
+  const cors = corsPolicy(config.corsOrigin);
+  const limiter = createRateLimiter(app, config);
+  const checkKey = apiKeyCheck(config.apiKeys);
+  const { requestTimeoutMs, requestMaxStatements } = config;
+  const favicons = new Set(['/favicon.ico', `${config.basePath}/favicon.ico`]);
+  const isFavicon = (url: string) => url.endsWith('.ico') && favicons.has(pathOf(url));
+
+  /** What every answer varies on, whatever its body; Accept-Encoding is added per body. */
+  const baseVary = [checkKey ? 'X-API-Key' : '', cors?.variesOnOrigin ? 'Origin' : '']
+    .filter((t) => t !== '')
+    .join(', ');
+  const varyWithEncoding = baseVary === '' ? 'Accept-Encoding' : `${baseVary}, Accept-Encoding`;
+
+  /** The request passed the door: run the rest of it inside its statement budget. */
+  const admit = (done: () => void) =>
+    budgetStorage.run(StatementBudget.forRequest(requestTimeoutMs, requestMaxStatements), done);
+
+  const afterRateLimit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const refusal = checkKey && request.method !== 'OPTIONS' ? checkKey(request) : undefined;
+    if (refusal) {
+      sendProblem(request, reply, refusal);
+      return;
+    }
+    admit(done);
+  };
+
+  // Callback style, not async: no promise per request unless the rate-limit store is remote.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    if (cors?.apply(request, reply)) return; // a preflight, answered
+    if (isPreflight(request) || isFavicon(request.url)) {
+      done();
+      return;
+    }
+    const charged = limiter.charge(request, reply);
+    if (charged instanceof Promise) {
+      charged.then(
+        (refusal) => {
+          if (refusal) sendProblem(request, reply, refusal);
+          else afterRateLimit(request, reply, done);
+        },
+        (err: Error) => done(err),
+      );
+      return;
+    }
+    if (charged) {
+      sendProblem(request, reply, charged);
+      return;
+    }
+    afterRateLimit(request, reply, done);
+  });
+
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
+    // An answer in flight at shutdown must not keep its keep-alive connection (and the
+    // process) open until the keep-alive time-out: the client closes it once this is read.
+    if (closing) reply.header('Connection', 'close');
+    if (checkKey) {
+      const cache = reply.getHeader('cache-control');
+      if (typeof cache === 'string' && cache.startsWith('public')) {
+        reply.header('Cache-Control', `private${cache.slice('public'.length)}`);
+      }
+    }
+    const length =
+      payload == null || reply.hasHeader('content-encoding')
+        ? undefined
+        : compressibleLength(payload, reply.getHeader('content-type'));
+    const vary = length === undefined ? baseVary : varyWithEncoding;
+    if (vary !== '') {
+      if (reply.hasHeader('vary')) for (const token of vary.split(', ')) appendVary(reply, token);
+      else reply.header('Vary', vary);
+    }
+    const encoding =
+      length !== undefined && length >= COMPRESS_THRESHOLD
+        ? negotiateEncoding(request.headers['accept-encoding'])
+        : undefined;
+    if (encoding === undefined) {
+      done(null, payload);
+      return;
+    }
+    compress(payload as string | Buffer, encoding, (err, body) => {
+      if (err) {
+        // Send the body as it is rather than fail an answer that is otherwise complete.
+        request.log.warn({ err }, 'compression failed');
+        done(null, payload);
+        return;
+      }
+      reply.header('Content-Encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
+    });
+  });
+}
