@@ -27,7 +27,8 @@ export async function startPublicationServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const resolved = config.driver === 'sqlite' ? { ...config, dbNames: resolveSqliteNames(config) } : config;
-  const engine = new BudgetedDriver(createDriver(resolved));
+  const breaker = createDriver(resolved);
+  const engine = new BudgetedDriver(breaker);
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver);
   const app = await buildPublicationApp({
@@ -35,6 +36,7 @@ export async function startPublicationServer(
     driver,
     schemas,
     indexations: new IndexationCache(),
+    breaker,
   });
   app.addHook('onClose', async () => driver.close());
   await app.listen({ port: resolved.port, host: resolved.host });

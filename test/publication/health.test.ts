@@ -16,7 +16,12 @@ describe.each(engineCases())('health on $engine', (c) => {
   it('reports ok with every database connected, never cached', async () => {
     const res = await s.get('/health');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ status: 'ok', databases: { [c.db]: 'connected' }, version: '2.1.0' });
+    expect(res.json).toMatchObject({
+      status: 'ok',
+      databases: { [c.db]: 'connected' },
+      circuit: { [c.db]: 'closed' },
+      version: '2.1.0',
+    });
     expect(typeof res.json.uptime).toBe('number');
     expect(new Date(res.json.timestamp).toISOString()).toBe(res.json.timestamp);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -44,13 +49,22 @@ describe('health during an outage (SQLite file missing)', () => {
       renameSync(file, `${file}.away`);
       const down = await s.get('/health');
       expect(down.status).toBe(503);
-      expect(down.json).toMatchObject({ status: 'error', databases: { [c.db]: 'error' } });
+      expect(down.json).toMatchObject({
+        status: 'error',
+        databases: { [c.db]: 'error' },
+        circuit: { [c.db]: 'open' },
+      });
+      // Known down: data requests are refused at once with a 503 problem and Retry-After.
+      const refused = await s.get(`/${c.db}/tables/interview/records/1`);
+      expectFailFast(refused);
     } finally {
       renameSync(`${file}.away`, file);
     }
     const up = await s.get('/health');
     expect(up.status).toBe(200);
     expect(up.json.databases[c.db]).toBe('connected');
+    expect(up.json.circuit[c.db]).toBe('closed');
+    expect((await s.get(`/${c.db}/tables/interview/records/1`)).status).toBe(200);
     await s.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -81,11 +95,39 @@ describe.runIf(engineCases().some((e) => e.engine === 'mariadb'))('health during
     const down = await s.get('/health');
     expect(down.status).toBe(503);
     expect(down.json.databases[c.db]).toBe('error');
+    expect(down.json.circuit[c.db]).toBe('open');
     const records = await s.get(`/${c.db}/tables/interview/records/1`);
-    expect(records.status).toBe(503);
+    expectFailFast(records);
     await proxy.open(proxy.port);
     const up = await s.get('/health');
     expect(up.json.databases[c.db]).toBe('connected');
+    expect(up.json.circuit[c.db]).toBe('closed');
     expect((await s.get(`/${c.db}/tables/interview/records/1`)).status).toBe(200);
   });
+
+  it('opens the breaker on a failed data query too, and a probe closes it once the server is back', async () => {
+    expect((await s.get(`/${c.db}/tables/interview/records/1`)).status).toBe(200);
+    await proxy.close();
+    // The first query meets the outage itself (a connection error), the next ones are refused.
+    expect((await s.get(`/${c.db}/tables/interview/records?limit=1`)).status).toBe(503);
+    const refused = await s.get(`/${c.db}/tables/interview/records?limit=2`);
+    expectFailFast(refused);
+    const retryAfter = Number(refused.headers['retry-after']);
+    await proxy.open(proxy.port);
+    // No /health call: after Retry-After, the next data request probes and goes through.
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    expect((await s.get(`/${c.db}/tables/interview/records?limit=3`)).status).toBe(200);
+    expect((await s.get('/health')).json.circuit[c.db]).toBe('closed');
+  });
 });
+
+function expectFailFast(res: {
+  status: number;
+  headers: Record<string, unknown>;
+  json: { type: string };
+}): void {
+  expect(res.status).toBe(503);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
+  expect(res.json.type).toMatch(/\/database-unavailable$/);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}

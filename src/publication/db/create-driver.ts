@@ -1,11 +1,13 @@
 /**
- * Chooses and builds the engine from the configuration. For SQLite, the public databases are the
- * `<name>.sqlite` files of DB_SQLITE_DIR (all of them when DB_NAMES is not set).
+ * Chooses and builds the engine from the configuration, behind a circuit breaker. For SQLite,
+ * the public databases are the `<name>.sqlite` files of DB_SQLITE_DIR (all of them when DB_NAMES
+ * is not set).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../common/config-error.js';
 import { DB_NAME_PATTERN, type PublicationConfig } from '../config.js';
+import { CircuitBreakerDriver } from './circuit-breaker.js';
 import { MariadbDriver } from './mariadb-driver.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import type { Driver } from './types.js';
@@ -36,8 +38,11 @@ export function resolveSqliteNames(config: PublicationConfig): string[] {
   return found;
 }
 
-export function createDriver(config: PublicationConfig): Driver {
-  return config.driver === 'sqlite'
-    ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers)
-    : new MariadbDriver(config.mariadb, config.dbNames);
+/** The engine behind its circuit breaker, so a database known to be down is refused at once. */
+export function createDriver(config: PublicationConfig): CircuitBreakerDriver {
+  const engine: Driver =
+    config.driver === 'sqlite'
+      ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers)
+      : new MariadbDriver(config.mariadb, config.dbNames);
+  return new CircuitBreakerDriver(engine);
 }

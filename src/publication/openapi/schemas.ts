@@ -248,6 +248,12 @@ export const SCHEMAS: Record<string, Schema> = {
     {
       status: { enum: ['ok', 'error'] },
       databases: { type: 'object', additionalProperties: { enum: ['connected', 'error'] } },
+      circuit: {
+        type: 'object',
+        additionalProperties: { enum: ['closed', 'open'] },
+        description:
+          'Per database, its circuit breaker: `open` once the database is known to be down (a failed ping or connection), and data requests then answer 503 with Retry-After at once instead of waiting for REQUEST_TIMEOUT_MS, until a ping or a probe succeeds.',
+      },
       uptime: { type: 'number', minimum: 0, description: 'Seconds since the server started.' },
       timestamp: str({ format: 'date-time' }),
       version: str(),

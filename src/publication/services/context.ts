@@ -3,6 +3,7 @@
  * main.ts (or a test) and passed down; there is no module-level state.
  */
 import type { PublicationConfig } from '../config.js';
+import type { CircuitBreakerDriver } from '../db/circuit-breaker.js';
 import type { SchemaCache } from '../db/schema-cache.js';
 import type { Driver } from '../db/types.js';
 import type { IndexationCache } from './thesaurus-terms.js';
@@ -13,4 +14,6 @@ export interface PublicationContext {
   schemas: SchemaCache;
   /** Parsed thesaurus indexation locators per database (av-indexation-fragment). */
   indexations: IndexationCache;
+  /** The engine's circuit breaker, for /health to report (absent in apps built without one). */
+  breaker?: Pick<CircuitBreakerDriver, 'states'>;
 }

@@ -1,8 +1,11 @@
 /**
  * Health: pings every configured database at once, each with a short time limit, and reports
- * `connected`/`error` per database. Nothing is cached: a database that comes back after an
- * outage reads `connected` on the next call (pools open fresh connections on demand).
+ * `connected`/`error` per database and the state of its circuit breaker (db/circuit-breaker.ts:
+ * `open` while data requests are refused at once with 503). Nothing is cached: a database that
+ * comes back after an outage reads `connected` on the next call (pools open fresh connections on
+ * demand), and that ping closes its breaker.
  */
+import type { BreakerState } from '../db/circuit-breaker.js';
 import type { PublicationContext } from './context.js';
 
 const PING_TIMEOUT_MS = 3_000;
@@ -10,6 +13,8 @@ const PING_TIMEOUT_MS = 3_000;
 export interface HealthReport {
   status: 'ok' | 'error';
   databases: Record<string, 'connected' | 'error'>;
+  /** Per database: `open` means data requests fail fast with 503 until a probe succeeds. */
+  circuit?: Record<string, BreakerState>;
   uptime: number;
   timestamp: string;
   version: string;
@@ -42,9 +47,11 @@ export async function checkHealth(
   names.forEach((db, i) => {
     databases[db] = results[i] ? 'connected' : 'error';
   });
+  const circuit = ctx.breaker?.states(names);
   return {
     status: results.every(Boolean) ? 'ok' : 'error',
     databases,
+    ...(circuit ? { circuit } : {}),
     uptime: Math.round((Date.now() - startedAt) / 10) / 100,
     timestamp: new Date().toISOString(),
     version,
