@@ -42,6 +42,7 @@ function parameter(p: ParamSpec) {
   };
   if (p.style) out.style = p.style;
   if (p.explode !== undefined) out.explode = p.explode;
+  if (p.examples) out.examples = p.examples;
   if (p.extension) out['x-extension'] = true;
   return out;
 }

@@ -3,6 +3,7 @@
  * validators use (query/bounds.ts). The OpenAPI document is generated from these declarations,
  * and the routes take their list of accepted parameter names from them.
  */
+import { FILTER_OPS } from '../db/types.js';
 import { BOUNDS, LANG_PATTERN, TABLE_NAME_PATTERN } from '../query/bounds.js';
 
 export interface ParamSpec {
@@ -15,6 +16,8 @@ export interface ParamSpec {
   extension?: boolean;
   style?: 'deepObject' | 'form';
   explode?: boolean;
+  /** Named example values; documentation UIs offer them (Swagger UI prefills the first). */
+  examples?: Record<string, { summary: string; value: unknown }>;
 }
 
 const q = (
@@ -52,16 +55,33 @@ export const P = {
     description: 'section_id: a positive decimal integer; a numeric string such as 007 is read as 7.',
     schema: { type: 'integer', minimum: BOUNDS.id.min, maximum: BOUNDS.id.max },
   },
+  // Declared as a form-exploded object whose property names are whole filter keys: each property
+  // becomes its own query parameter, so a documentation form (Swagger UI's JSON box) can express
+  // every operator, and the examples below prefill it with something that works. A deepObject
+  // would only reach one bracket level (filter[column]=value, eq alone).
   filter: q(
     'filter',
-    `Filters as filter[column][op]=value (op defaults to eq): eq, ne, gt, gte, lt, lte, like (SQL % and _, backslash escapes), in and not_in (values joined by |), is_null and is_not_null (empty value). Repeated filters are ANDed. Values of numeric columns must be numbers. Brackets and pipes are percent-encoded on the wire. At most ${BOUNDS.filters.maxClauses} clauses, ${BOUNDS.filters.maxValueLength} characters per value, ${BOUNDS.filters.maxListItems} values per list.`,
+    `Filters as filter[column][op]=value (op defaults to eq): eq, ne, gt, gte, lt, lte, like (SQL % and _, backslash escapes), in and not_in (values joined by |), is_null and is_not_null (empty value). Repeated filters are ANDed. Values of numeric columns must be numbers. Brackets and pipes are percent-encoded on the wire (or use curl -g). At most ${BOUNDS.filters.maxClauses} clauses, ${BOUNDS.filters.maxValueLength} characters per value, ${BOUNDS.filters.maxListItems} values per list. In a documentation form, write an object whose keys are the whole parameter names, e.g. {"filter[lang][eq]": "lg-eng", "filter[section_id][lte]": "10"}.`,
     {
       type: 'object',
-      additionalProperties: {
-        oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+      propertyNames: { pattern: `^filter\\[[^\\[\\]]+\\](\\[(${FILTER_OPS.join('|')})\\])?$` },
+      additionalProperties: { type: 'string' },
+    },
+    {
+      style: 'form',
+      explode: true,
+      examples: {
+        eq: { summary: 'equal (op may be left out)', value: { 'filter[lang][eq]': 'lg-eng' } },
+        range: {
+          summary: 'a range: gt, gte, lt, lte',
+          value: { 'filter[section_id][gte]': '1', 'filter[section_id][lte]': '10' },
+        },
+        like: { summary: 'like (% any run, _ one character)', value: { 'filter[lang][like]': 'lg-%' } },
+        in: { summary: 'in / not_in: values joined by |', value: { 'filter[section_id][in]': '1|2|3' } },
+        isNull: { summary: 'is_null / is_not_null: empty value', value: { 'filter[lang][is_not_null]': '' } },
+        ne: { summary: 'not equal', value: { 'filter[lang][ne]': 'lg-spa' } },
       },
     },
-    { style: 'deepObject', explode: true },
   ),
   sort: q(
     'sort',
