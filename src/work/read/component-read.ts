@@ -9,7 +9,7 @@ import type { UserAccess } from '../auth/permissions.js';
 import { PORTAL_LIMIT } from '../context/element-context.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
 import { WorkError } from '../dispatch/error-registry.js';
-import { readRecord } from '../store/record-rows.js';
+import { type MatrixRow, readRecord } from '../store/record-rows.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { PageBuilder } from './page-builder.js';
 import type { Ddo, ReadResult } from './read-types.js';
@@ -27,6 +27,8 @@ export interface ComponentReadRequest {
   ddoMap?: readonly Ddo[];
   /** Replaces the stored value (resolve_data: locators the client holds, resolved without saving). */
   value?: readonly unknown[];
+  /** The record as the caller already holds it (a save's echo), instead of reading it again. */
+  row?: MatrixRow;
 }
 
 /** Reads through `db` when given (a save's transaction), else the pool. */
@@ -42,7 +44,7 @@ export async function readComponent(
   if (!table || !column)
     throw new Error(`readComponent: ${request.tipo} of ${request.sectionTipo} is not a component`);
   const key = { section_tipo: request.sectionTipo, section_id: request.sectionId };
-  let row = await readRecord(db, table, key);
+  let row = request.row ?? (await readRecord(db, table, key));
   if (!row)
     throw new WorkError('resource.not_found', `${request.sectionTipo} ${request.sectionId} does not exist`);
   if (request.value !== undefined) {

@@ -54,6 +54,11 @@ export interface SaveComponentArgs {
    * filter datalist offers a user their own projects). Undefined: no limit (global admins).
    */
   filterProjectsAllowed?: readonly number[];
+  /**
+   * Called with the locked row before anything is changed; throws to refuse (the caller's
+   * project-scope check, made on the row this save holds instead of in a statement of its own).
+   */
+  assertRow?: (row: MatrixRow) => void;
   now: Date;
 }
 
@@ -64,6 +69,8 @@ export interface SaveComponentOutcome {
   createdSectionIds: number[];
   /** Every (record, component) written, the saved one first: one history row each. */
   written: { key: RecordKey; tipo: string }[];
+  /** The saved record as it now stands (the echo is read from it, not read again). */
+  row: MatrixRow;
 }
 
 /** The username component: two users may not share one (login could not tell them apart). */
@@ -268,6 +275,7 @@ export async function saveComponentIn(
   const table = tableFor(ontology, key.section_tipo);
   const row = await readRecord(tx, table, key, { forUpdate: true });
   if (!row) throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
+  args.assertRow?.(row);
   const before = componentItems(row, spec.column, spec.tipo);
 
   const applied: ApplyResult = await applyChanges(
@@ -345,5 +353,5 @@ export async function saveComponentIn(
       ...(applied.createdSectionIds.length > 0 ? { created_section_ids: applied.createdSectionIds } : {}),
     },
   });
-  return { items: applied.items, createdSectionIds: applied.createdSectionIds, written };
+  return { items: applied.items, createdSectionIds: applied.createdSectionIds, written, row };
 }

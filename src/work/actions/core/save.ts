@@ -15,19 +15,25 @@
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import { assertCan, assertGlobalAdmin, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
+import {
+  assertCan,
+  assertGlobalAdmin,
+  isGlobalAdmin,
+  PermissionDenied,
+  type UserAccess,
+} from '../../auth/permissions.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { NO_LANG } from '../../ontology/load-ontology.js';
 import { readComponent } from '../../read/component-read.js';
+import { rowInScope } from '../../read/page-builder.js';
 import type { ReadResult } from '../../read/read-types.js';
 import { saveComponentIn } from '../../records/save-component.js';
 import type { RecordKey } from '../../store/records.js';
 import { type Fields, objectField, optionalObject, optionalString } from '../rqo-fields.js';
 import {
-  assertRecordAccess,
   assertWritableSection,
   callerAccess,
   requireComponent,
@@ -218,10 +224,6 @@ function withoutPasswords(result: ReadResult, spec: ComponentSpec): ReadResult {
 }
 
 /** Deadlocks and serialisation failures between concurrent saves: the client may retry. */
-function isRetryableConflict(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return code === '40P01' || code === '40001';
-}
 
 function searchEcho(spec: ComponentSpec, key: RecordKey, lang: string, changes: readonly ChangeObject[]) {
   return {
@@ -268,7 +270,9 @@ export const saveAction: ActionDefinition = {
     }
 
     assertWritableSection(section);
-    await assertRecordAccess(ctx, access, 'save', key, spec.tipo);
+    // Level here; existence and project scope on the row the transaction locks (no statements
+    // of their own: a save is on the hot path).
+    assertCan(access, 'save', key.section_tipo, spec.tipo);
     // The global-admin flag bypasses every profile and project: only a global admin may grant
     // or withdraw it, whatever level a profile gives on the users section.
     if (key.section_tipo === USERS_SECTION && spec.tipo === GLOBAL_ADMIN_TIPO) assertGlobalAdmin(access);
@@ -277,45 +281,42 @@ export const saveAction: ActionDefinition = {
     }
     if (spec.kind === 'password') changes = await hashPasswords(spec, changes);
 
-    let saved: { echo: ReadResult; created: number[] };
-    try {
-      saved = await ctx.db.transaction(async (tx) => {
-        const outcome = await saveComponentIn(tx, ctx.ontology, {
-          key,
-          spec,
-          lang,
-          changes,
-          userId: access.userId,
-          projectIds: access.projectIds,
-          ...(isGlobalAdmin(access) ? {} : { filterProjectsAllowed: access.projectIds }),
-          now: ctx.now,
-        });
-        const echo = await readComponent(
-          ctx,
-          access,
-          {
-            sectionTipo: key.section_tipo,
-            sectionId: key.section_id,
-            tipo: spec.tipo,
-            mode,
-            lang,
-            ...(spec.kind === 'relation'
-              ? { pagination: echoPagination(changes, outcome.items.length, pagination) }
-              : {}),
-          },
-          tx,
-        );
-        return { echo, created: outcome.createdSectionIds };
+    // A deadlock or serialization abort between two writers answers record.write_conflict
+    // (app.ts): nothing of this save is kept, and a retry can succeed.
+    const saved: { echo: ReadResult; created: number[] } = await ctx.db.transaction(async (tx) => {
+      const outcome = await saveComponentIn(tx, ctx.ontology, {
+        key,
+        spec,
+        lang,
+        changes,
+        userId: access.userId,
+        projectIds: access.projectIds,
+        ...(isGlobalAdmin(access) ? {} : { filterProjectsAllowed: access.projectIds }),
+        assertRow: (row) => {
+          if (!rowInScope(ctx.ontology, access, row)) {
+            throw new PermissionDenied(access.userId, 'project_scope', key.section_tipo);
+          }
+        },
+        now: ctx.now,
       });
-    } catch (err) {
-      if (isRetryableConflict(err)) {
-        throw new WorkError(
-          'resource.conflict',
-          `${spec.tipo}: a concurrent save got in the way; send it again`,
-        );
-      }
-      throw err;
-    }
+      const echo = await readComponent(
+        ctx,
+        access,
+        {
+          sectionTipo: key.section_tipo,
+          sectionId: key.section_id,
+          tipo: spec.tipo,
+          mode,
+          lang,
+          row: outcome.row,
+          ...(spec.kind === 'relation'
+            ? { pagination: echoPagination(changes, outcome.items.length, pagination) }
+            : {}),
+        },
+        tx,
+      );
+      return { echo, created: outcome.createdSectionIds };
+    });
 
     // The database trigger already bumped the permissions version for other instances.
     if (key.section_tipo === USERS_SECTION) ctx.permissions.engine.invalidateUser(key.section_id);
