@@ -1,11 +1,15 @@
 /**
  * Every request gets a budget: at most N database statements (500 by default; a batch shares
- * one budget across its queries) and a deadline (REQUEST_TIMEOUT_MS). The budget travels with
- * the request in an AsyncLocalStorage, and the BudgetedDriver charges it before each statement
- * and hands the remaining time to the engine, which stops the statement when it runs out.
- * Services keep calling `ctx.driver` as usual and never see any of this.
+ * one budget across its queries) and a deadline (REQUEST_TIMEOUT_MS). The edge binds the budget
+ * to the request's own view of the engine (RequestDriver, handed to the operations as
+ * `ctx.driver`), which charges it before each statement and hands the remaining time to the
+ * engine, which stops the statement when it runs out. Services keep calling `ctx.driver` as
+ * usual and never see any of this.
+ *
+ * The budget travels by argument, not in an AsyncLocalStorage: on Node 20 an active
+ * AsyncLocalStorage installs promise hooks that run for every promise of every request, which
+ * measured as the largest cost left on the request path.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type DatabaseSchema,
   type Driver,
@@ -40,18 +44,16 @@ export class StatementBudget {
   }
 }
 
-export const budgetStorage = new AsyncLocalStorage<StatementBudget>();
-
-/** Wraps an engine so every statement is charged to the current request's budget. */
+/**
+ * The engine as the server holds it: catalogue reads get a time limit of their own, every other
+ * statement passes through with the options its caller gave (a RequestDriver's budget, the
+ * health probe's time-out).
+ */
 export class BudgetedDriver implements Driver {
   constructor(private readonly inner: Driver) {}
 
   get engine() {
     return this.inner.engine;
-  }
-
-  private options(db: string): StatementOptions | undefined {
-    return budgetStorage.getStore()?.charge(db);
   }
 
   introspect(db: string): Promise<DatabaseSchema> {
@@ -60,23 +62,28 @@ export class BudgetedDriver implements Driver {
     return this.inner.introspect(db, { timeoutMs: 10_000 });
   }
 
-  select(db: string, query: SelectQuery): Promise<Row[]> {
-    return this.inner.select(db, query, this.options(db));
+  select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
+    return this.inner.select(db, query, options);
   }
 
-  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
-    return this.inner.count(db, query, this.options(db));
+  count(
+    db: string,
+    query: Pick<SelectQuery, 'table' | 'where'>,
+    options?: StatementOptions,
+  ): Promise<number> {
+    return this.inner.count(db, query, options);
   }
 
-  search(db: string, query: FulltextQuery): Promise<Row[]> {
-    return this.inner.search(db, query, this.options(db));
+  search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]> {
+    return this.inner.search(db, query, options);
   }
 
   searchCount(
     db: string,
     query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
+    options?: StatementOptions,
   ): Promise<number> {
-    return this.inner.searchCount(db, query, this.options(db));
+    return this.inner.searchCount(db, query, options);
   }
 
   ping(db: string, options?: StatementOptions): Promise<void> {
@@ -85,5 +92,49 @@ export class BudgetedDriver implements Driver {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+}
+
+/** One request's view of the engine: every data statement is charged to its budget. */
+export class RequestDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    readonly budget: StatementBudget,
+  ) {}
+
+  get engine() {
+    return this.inner.engine;
+  }
+
+  introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
+    return this.inner.introspect(db, options);
+  }
+
+  select(db: string, query: SelectQuery): Promise<Row[]> {
+    return this.inner.select(db, query, this.budget.charge(db));
+  }
+
+  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
+    return this.inner.count(db, query, this.budget.charge(db));
+  }
+
+  search(db: string, query: FulltextQuery): Promise<Row[]> {
+    return this.inner.search(db, query, this.budget.charge(db));
+  }
+
+  searchCount(
+    db: string,
+    query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
+  ): Promise<number> {
+    return this.inner.searchCount(db, query, this.budget.charge(db));
+  }
+
+  ping(db: string, options?: StatementOptions): Promise<void> {
+    return this.inner.ping(db, options);
+  }
+
+  close(): Promise<void> {
+    // The engine belongs to the server, not to one request.
+    return Promise.resolve();
   }
 }

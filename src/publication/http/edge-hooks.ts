@@ -6,7 +6,7 @@
  * On the way in, in this order: the request id header; CORS (answering preflights), before
  * anything that can refuse, so a page can read a 429 or 401; the rate limit, before the API
  * key, so guessing keys costs tokens like any other request; the key; then the request's
- * statement budget (db/statement-budget.ts). The favicon and preflights skip the limit, the key
+ * statement budget is opened (request-context.ts). The favicon and preflights skip the limit, the key
  * and the budget.
  *
  * On the way out: X-Response-Time; `Connection: close` while shutting down; with API keys,
@@ -15,16 +15,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicationConfig } from '../config.js';
-import { budgetStorage, StatementBudget } from '../db/statement-budget.js';
 import { apiKeyCheck } from './api-key-guard.js';
 import { COMPRESS_THRESHOLD, compress, compressibleLength, negotiateEncoding } from './compression.js';
 import { corsPolicy, isPreflight } from './cors.js';
 import { sendProblem } from './error-handling.js';
 import { pathOf } from './query-params.js';
 import { createRateLimiter } from './rate-limit.js';
+import { openBudget } from './request-context.js';
 import { appendVary } from './vary.js';
 
 export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig): void {
+  app.decorateRequest('statementBudget', null);
   const cors = corsPolicy(config.corsOrigin);
   const limiter = createRateLimiter(app, config);
   const checkKey = apiKeyCheck(config.apiKeys);
@@ -38,9 +39,11 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
     .join(', ');
   const varyWithEncoding = baseVary === '' ? 'Accept-Encoding' : `${baseVary}, Accept-Encoding`;
 
-  /** The request passed the door: run the rest of it inside its statement budget. */
-  const admit = (done: () => void) =>
-    budgetStorage.run(StatementBudget.forRequest(requestTimeoutMs, requestMaxStatements), done);
+  /** The request passed the door: its statement budget starts now (request-context.ts). */
+  const admit = (request: FastifyRequest, done: () => void) => {
+    openBudget(request, requestTimeoutMs, requestMaxStatements);
+    done();
+  };
 
   const afterRateLimit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const refusal = checkKey && request.method !== 'OPTIONS' ? checkKey(request) : undefined;
@@ -48,7 +51,7 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
       sendProblem(request, reply, refusal);
       return;
     }
-    admit(done);
+    admit(request, done);
   };
 
   // Callback style, not async: no promise per request unless the rate-limit store is remote.

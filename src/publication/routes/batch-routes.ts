@@ -7,6 +7,7 @@
  */
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { asProblem } from '../http/error-handling.js';
+import { requestContext } from '../http/request-context.js';
 import { sendJson } from '../http/send-json.js';
 import { runBatch } from '../operations/batch.js';
 import { createOperationRouter } from '../operations/operation-router.js';
@@ -30,7 +31,7 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
     const queries = parseBatchRequest(request.body, ctx.config.mcpPath);
     // One rate-limit token per query, all paid before any runs (the door already took one).
     await app.rateLimiter.chargeBatch(request, reply, queries.length);
-    const results = await runBatch(ctx, queries, match, {
+    const results = await runBatch(requestContext(request), queries, match, {
       problemOf: (err, instance) => toProblem(asProblem(request, err), instance),
       // The errors Fastify raises for the same URL, mapped by the same handler.
       routeFault: (fault, url) => {

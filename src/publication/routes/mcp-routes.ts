@@ -10,6 +10,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asProblem } from '../http/error-handling.js';
+import { requestContext } from '../http/request-context.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { buildToolCatalogue } from '../mcp/tool-catalogue.js';
 
@@ -57,7 +58,11 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     const messages = parseMessages(body);
     // A JSON-RPC batch of tool calls pays one rate-limit token per call, like POST /batch.
     await app.rateLimiter.chargeBatch(request, reply, toolCallsIn(messages));
-    const server = createMcpServer({ ctx, tools, asProblem: (err) => asProblem(request, err) });
+    const server = createMcpServer({
+      ctx: requestContext(request),
+      tools,
+      asProblem: (err) => asProblem(request, err),
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paginationLinks } from '../http/link-header.js';
+import { requestContext } from '../http/request-context.js';
 import { queryOf } from '../http/request-input.js';
 import { sendJson } from '../http/send-json.js';
 import type { Envelope, Operation, OperationAnswer } from '../operations/operation.js';
@@ -31,7 +32,7 @@ export function serveOperation(app: FastifyInstance, operation: Operation<Envelo
   const { ctx } = app;
   const maxAge = ctx.config.cacheMaxAge;
   app.get(operation.path, async (request, reply) => {
-    const answer = await operation.run(ctx, {
+    const answer = await operation.run(requestContext(request), {
       params: request.params as Record<string, string>,
       query: () => queryOf(request),
     });
