@@ -67,6 +67,7 @@ export class MariadbDriver implements Driver {
   readonly engine = 'mariadb' as const;
   private readonly pools = new Map<string, mysql.Pool>();
   private flavor?: 'mariadb' | 'mysql';
+  private closed = false;
 
   constructor(
     private readonly options: MariadbOptions,
@@ -128,6 +129,9 @@ export class MariadbDriver implements Driver {
       const [rows] = await this.pool(db).execute(withTimeLimit(sql, options.timeoutMs, flavor), params);
       return rows as T[];
     } catch (err) {
+      // A request still running when shutdown closed the pools (its client went away, so the
+      // server did not wait for it): the database is gone for it, not a fault to log as one.
+      if (this.closed) throw new DatabaseUnavailable(db, err);
       if (TIMEOUT_ERRNOS.has((err as { errno?: number }).errno ?? 0)) throw new QueryTimeout(db);
       throw isUnavailable(err) ? new DatabaseUnavailable(db, err) : err;
     }
@@ -202,6 +206,7 @@ export class MariadbDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.pools.values()].map((p) => p.end()));
   }
 }

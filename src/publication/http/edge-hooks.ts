@@ -31,7 +31,7 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
   const checkKey = apiKeyCheck(config.apiKeys);
   const { requestTimeoutMs, requestMaxStatements } = config;
   const favicons = new Set(['/favicon.ico', `${config.basePath}/favicon.ico`]);
-  const isFavicon = (url: string) => url.endsWith('.ico') && favicons.has(pathOf(url));
+  const isFavicon = (url: string) => url.includes('/favicon.ico') && favicons.has(pathOf(url));
 
   /** What every answer varies on, whatever its body; Accept-Encoding is added per body. */
   const baseVary = [checkKey ? 'X-API-Key' : '', cors?.variesOnOrigin ? 'Origin' : '']

@@ -28,6 +28,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 }
 
 const CLOSE = Buffer.from('}}', 'utf8');
+const COMMA = 44;
 
 export function sendJson(
   request: FastifyRequest,
@@ -43,9 +44,16 @@ export function sendJson(
     bytes = Buffer.from(JSON.stringify(rest), 'utf8');
   } else {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
-    bytes = Buffer.from(JSON.stringify({ ...rest, meta: { ...meta, response_time_ms: ms } }), 'utf8');
-    // What JSON.stringify wrote for the field, separator included, and the two closing braces.
-    timed = (Object.keys(meta).length > 0 ? 1 : 0) + `"response_time_ms":${ms}}}`.length;
+    // A fresh object without the field, so the field is written last (a key the meta already
+    // had would keep its place).
+    const { response_time_ms: _stale, ...timedMeta } = meta;
+    timedMeta.response_time_ms = ms;
+    const json = JSON.stringify({ ...rest, meta: timedMeta });
+    bytes = Buffer.from(json, 'utf8');
+    // The field and the two closing braces, all ASCII, so as many bytes as characters; with
+    // the comma before it when other meta fields were written.
+    timed = `"response_time_ms":${ms}}}`.length;
+    if (json.charCodeAt(json.length - timed - 1) === COMMA) timed += 1;
   }
   reply.type('application/json; charset=utf-8');
   if (options.cacheable !== false) {
