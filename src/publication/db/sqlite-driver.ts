@@ -40,8 +40,9 @@ export class SqliteDriver implements Driver {
       return await this.pool.run<T>({ ...message, db }, options.timeoutMs);
     } catch (err) {
       if (err instanceof SqliteWorkerError && err.code === 'INTERRUPTED') throw new QueryTimeout(db);
-      // A missing or unreadable file means the database is unavailable, not that SQL was wrong.
-      if (err instanceof SqliteWorkerError && /CANTOPEN|NOTADB|CORRUPT|IOERR/.test(err.code ?? '')) {
+      // A missing or unreadable file, or a pool closed by shutdown under a request still running,
+      // means the database is unavailable, not that SQL was wrong.
+      if (err instanceof SqliteWorkerError && /CANTOPEN|NOTADB|CORRUPT|IOERR|CLOSED/.test(err.code ?? '')) {
         throw new DatabaseUnavailable(db, err);
       }
       if (err instanceof SqliteWorkerError && /does not exist|unable to open/i.test(err.message)) {

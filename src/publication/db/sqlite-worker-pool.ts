@@ -63,7 +63,9 @@ export class SqliteWorkerPool {
       },
     );
     const fail = (err: Error) => {
-      for (const p of slot.pending.values()) p.reject(err);
+      // Workers terminated by close(): the engine is gone for whatever was still waiting.
+      const reason = this.closed ? new SqliteWorkerError('SQLite pool is closed', 'CLOSED') : err;
+      for (const p of slot.pending.values()) p.reject(reason);
       slot.pending.clear();
       const index = this.slots.indexOf(slot);
       if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
@@ -80,7 +82,7 @@ export class SqliteWorkerPool {
    * period is terminated and replaced, so the work is stopped either way.
    */
   run<T>(message: Record<string, unknown>, timeoutMs?: number): Promise<T> {
-    if (this.closed) return Promise.reject(new SqliteWorkerError('SQLite pool is closed'));
+    if (this.closed) return Promise.reject(new SqliteWorkerError('SQLite pool is closed', 'CLOSED'));
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
     const id = this.nextId++;
