@@ -54,7 +54,7 @@ export async function readComponent(
   const own: Ddo = {
     tipo: request.tipo,
     section_tipo: request.sectionTipo,
-    parent: 'self',
+    parent: request.sectionTipo,
     mode: request.mode,
   };
   const children = (request.ddoMap ?? []).filter((d) => d.parent === request.tipo);
