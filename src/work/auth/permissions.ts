@@ -98,19 +98,23 @@ const key = (sectionTipo: string, tipo: string) => `${sectionTipo}\u0000${tipo}`
 
 const isLevel = (v: unknown): v is AccessLevel => v === 0 || v === 1 || v === 2 || v === 3;
 
-/** A locator's section id as an integer (stored as a number, or a numeric string). */
-function locatorId(item: unknown, sectionTipo: string): number | undefined {
+/**
+ * A locator's section id as an integer (stored as a number, or a numeric string as imported data
+ * has it); undefined when it is not a locator, or not one into `sectionTipo` when that is given.
+ */
+export function locatorSectionId(item: unknown, sectionTipo?: string): number | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
   const { section_tipo, section_id } = item as { section_tipo?: unknown; section_id?: unknown };
-  if (section_tipo !== sectionTipo) return undefined;
+  if (sectionTipo !== undefined && section_tipo !== sectionTipo) return undefined;
   const id =
     typeof section_id === 'string' && /^-?\d{1,9}$/.test(section_id) ? Number(section_id) : section_id;
   return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
 }
 
-const locatorIds = (value: unknown, sectionTipo: string): number[] =>
+/** The integer section ids of the locators into `sectionTipo` in a component value. */
+export const locatorIds = (value: unknown, sectionTipo: string): number[] =>
   (Array.isArray(value) ? value : [])
-    .map((item) => locatorId(item, sectionTipo))
+    .map((item) => locatorSectionId(item, sectionTipo))
     .filter((id): id is number => id !== undefined);
 
 function makeAccess(

@@ -9,8 +9,8 @@
  * blank), every item otherwise; locators with `paginated_key` and a `pagination` for relations;
  * password values never (`[]`).
  */
-import { isGlobalAdmin, type UserAccess } from '../auth/permissions.js';
-import { projectFilterTipoOf } from '../auth/permissions-store.js';
+import { isGlobalAdmin, locatorIds, locatorSectionId, type UserAccess } from '../auth/permissions.js';
+import { PERMISSION_TIPOS, projectFilterTipoOf } from '../auth/permissions-store.js';
 import {
   DATALIST_MODELS,
   dataLangOf,
@@ -39,13 +39,7 @@ export interface PageOptions {
 
 type Locator = { section_tipo?: unknown; section_id?: unknown; [k: string]: unknown };
 
-const locatorId = (l: Locator): number | undefined => {
-  const id =
-    typeof l.section_id === 'string' && /^-?\d{1,9}$/.test(l.section_id)
-      ? Number(l.section_id)
-      : l.section_id;
-  return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
-};
+const locatorId = (l: Locator) => locatorSectionId(l);
 
 /** Whether a row is inside the caller's projects (the same rule as the search scope, in memory). */
 export function rowInScope(ontology: Ontology, access: UserAccess, row: MatrixRow): boolean {
@@ -54,11 +48,9 @@ export function rowInScope(ontology: Ontology, access: UserAccess, row: MatrixRo
   const filterTipo = projectFilterTipoOf(ontology, row.section_tipo);
   if (!filterTipo) return true;
   const projects = new Set(access.projectIds);
-  return componentItems(row, 'relation', filterTipo).some((l) => {
-    const loc = l as Locator;
-    const id = locatorId(loc);
-    return loc.section_tipo === 'dd153' && id !== undefined && projects.has(id);
-  });
+  return locatorIds(componentItems(row, 'relation', filterTipo), PERMISSION_TIPOS.projectSection).some((id) =>
+    projects.has(id),
+  );
 }
 
 /** A component's entries as a read shows them (see the module comment). */

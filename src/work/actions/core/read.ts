@@ -83,9 +83,7 @@ async function readComponentBranch(ctx: ActionContext, access: UserAccess, reque
     value = given;
   }
   const record = { section_tipo: section.tipo, section_id: request.sectionId };
-  if (!(await ctx.permissions.engine.recordInScope(access, record))) {
-    await ctx.permissions.engine.assertRecordInScope(access, record);
-  }
+  await ctx.permissions.engine.assertRecordInScope(access, record);
   return readComponent(ctx, access, {
     sectionTipo: section.tipo,
     sectionId: request.sectionId,

@@ -12,12 +12,11 @@
  */
 
 import { assertCan, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
-import { elementContext } from '../../context/element-context.js';
+import { DEFAULT_LANG, elementContext, elementType, labelOf } from '../../context/element-context.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { isAreaModel, isComponentModel } from '../../ontology/component-models.js';
 import { NO_LANG, type Ontology } from '../../ontology/load-ontology.js';
-import type { OntologyNode } from '../../ontology/ontology-schema.js';
 import { TIPO_PATTERN } from '../../ontology/ontology-schema.js';
 import { type Fields, firstOf, objectField, optionalBoolean, optionalObject } from '../rqo-fields.js';
 import { parseSectionId, type SectionId } from '../section-id.js';
@@ -25,19 +24,7 @@ import { parseSectionId, type SectionId } from '../section-id.js';
 export const LOGIN_TIPO = 'dd229';
 export const MENU_TIPO = 'dd85';
 
-/** The interface and data language of a session that has not chosen one. */
-export const DEFAULT_LANG = 'lg-eng';
-
 export const ELEMENT_MODES = ['edit', 'list', 'search', 'tm'] as const;
-
-const label = (node: OntologyNode, lang: string) => node.label[lang] ?? node.label[DEFAULT_LANG] ?? node.tipo;
-
-function typeOf(node: OntologyNode): string {
-  if (node.model === 'section') return 'section';
-  if (isAreaModel(node.model)) return 'area';
-  if (isComponentModel(node.model)) return 'component';
-  return node.model;
-}
 
 function loginContext(ontology: Ontology) {
   const login = ontology.node(LOGIN_TIPO);
@@ -51,7 +38,7 @@ function loginContext(ontology: Ontology) {
     parent: login.parent,
     lang: DEFAULT_LANG,
     mode: 'edit',
-    label: label(login, DEFAULT_LANG),
+    label: labelOf(login, DEFAULT_LANG),
     permissions: 1,
     // render_login.js finds its form fields here: the username (dd255), the password and the
     // button (dd259).
@@ -153,7 +140,7 @@ function pageContext(
   const translatable = node.translatable === true;
   return {
     typo: 'ddo',
-    type: typeOf(node),
+    type: elementType(node),
     tipo: node.tipo,
     section_tipo: target.sectionTipo,
     ...(target.sectionId !== undefined ? { section_id: target.sectionId } : {}),
@@ -164,7 +151,7 @@ function pageContext(
     mode: target.mode,
     view: target.view ?? 'default',
     ...(target.tool !== undefined ? { tool: target.tool } : {}),
-    label: label(node, langs.application),
+    label: labelOf(node, langs.application),
     permissions: access.level(target.sectionTipo, node.tipo),
   };
 }
@@ -204,7 +191,7 @@ function menuContext(ontology: Ontology, langs: { application: string; data: str
           tipo: child.tipo,
           model: child.model,
           parent: child.parent,
-          label: label(child, langs.application),
+          label: labelOf(child, langs.application),
         },
         ...below,
       );
@@ -221,7 +208,7 @@ function menuContext(ontology: Ontology, langs: { application: string; data: str
     parent: menu.parent,
     lang: langs.application,
     mode: 'edit',
-    label: label(menu, langs.application),
+    label: labelOf(menu, langs.application),
     tree,
   };
 }
