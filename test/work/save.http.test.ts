@@ -19,11 +19,16 @@ import {
 
 /** Set by a test: statements matching it fail inside transactions (a dropped connection, say). */
 let failInsideTransaction: RegExp | undefined;
+/** The SQLSTATE the injected failure carries (a deadlock, say); none: a dropped connection. */
+let injectedCode: string | undefined;
 
 function failureInjector(db: SqlClient): SqlClient {
   const tx = (inner: SqlQueryable): SqlQueryable => ({
     query: (sql, params) => {
-      if (failInsideTransaction?.test(sql)) return Promise.reject(new Error('injected: connection lost'));
+      if (failInsideTransaction?.test(sql)) {
+        const err = Object.assign(new Error('injected failure'), injectedCode ? { code: injectedCode } : {});
+        return Promise.reject(err);
+      }
       return inner.query(sql, params);
     },
   });
@@ -851,5 +856,26 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
     expect(await saveActivities('oh1', id, 'oh14')).toBe(1);
     // The database is usable afterwards.
     ok(await save('oh14', 'oh1', id, [{ action: 'update', id: 1, value: { value: 'after' } }]));
+  });
+
+  it('a write the database aborts to break a deadlock answers a retryable 409 record.write_conflict and keeps nothing', async () => {
+    const id = await create('oh1');
+    ok(await save('oh14', 'oh1', id, [{ action: 'insert', value: { value: 'before' } }]));
+    failInsideTransaction = /INSERT INTO matrix_time_machine/;
+    injectedCode = '40P01';
+    try {
+      const aborted = await save('oh14', 'oh1', id, [{ action: 'update', id: 1, value: { value: 'after' } }]);
+      expect(aborted.status).toBe(409);
+      expect(aborted.body.error).toMatchObject({ code: 'record.write_conflict', retryable: true });
+    } finally {
+      failInsideTransaction = undefined;
+      injectedCode = undefined;
+    }
+    expect(await historyCount('oh1', id, 'oh14')).toBe(1);
+    const read = await db().query<{ value: string }>(
+      "SELECT string->'oh14'->0->>'value' AS value FROM matrix WHERE section_tipo = $1 AND section_id = $2",
+      ['oh1', id],
+    );
+    expect(read.rows[0]?.value).toBe('before');
   });
 });
