@@ -96,6 +96,9 @@ export class BudgetedDriver implements Driver {
 }
 
 /** One request's view of the engine: every data statement is charged to its budget. */
+// Methods that charge the budget are async: a refusal (budget spent, deadline passed) must be a
+// rejected promise, not a synchronous throw, or a caller building `Promise.all([select(), count()])`
+// would abandon the statement already started, whose later failure nobody handles.
 export class RequestDriver implements Driver {
   constructor(
     private readonly inner: Driver,
@@ -106,23 +109,23 @@ export class RequestDriver implements Driver {
     return this.inner.engine;
   }
 
-  introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
+  async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
     return this.inner.introspect(db, options);
   }
 
-  select(db: string, query: SelectQuery): Promise<Row[]> {
+  async select(db: string, query: SelectQuery): Promise<Row[]> {
     return this.inner.select(db, query, this.budget.charge(db));
   }
 
-  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
+  async count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
     return this.inner.count(db, query, this.budget.charge(db));
   }
 
-  search(db: string, query: FulltextQuery): Promise<Row[]> {
+  async search(db: string, query: FulltextQuery): Promise<Row[]> {
     return this.inner.search(db, query, this.budget.charge(db));
   }
 
-  searchCount(
+  async searchCount(
     db: string,
     query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
   ): Promise<number> {
