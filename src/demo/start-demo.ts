@@ -65,6 +65,9 @@ async function main(): Promise<void> {
   }
 
   console.log(`Work API (RQO JSON) listening on ${work.url}`);
+  console.log(
+    `Cataloguing web client on ${new URL(work.url).origin}${workConfig.uiPath.replace(/\/?$/, '/')}`,
+  );
   if (work.bootstrap.generatedRootPassword) {
     // Shown once and never stored in clear: note it now.
     console.log(

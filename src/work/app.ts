@@ -27,6 +27,7 @@ import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
 import type { Ontology } from './ontology/load-ontology.js';
 import type { SqlClient } from './store/sql-client.js';
+import { serveClient } from './ui/serve-client.js';
 import { multipartLimits, receiveUpload } from './uploads/receive-upload.js';
 
 export interface WorkAppDeps {
@@ -93,6 +94,12 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
   // --- uploads: multipart/form-data bodies are streamed by the upload handler (not bodyLimit) ---
   await app.register(fastifyMultipart, { limits: multipartLimits(config.uploadMaxBytes) });
   // --- end uploads ---
+  // --- web client: the cataloguing app's static files at WORK_UI_PATH (client/, built by Vite).
+  // Registered before the API route: an awaited register flushes the routes declared so far,
+  // which would then miss the error handler set below. ---
+  const clientServed = await serveClient(app, { uiPath: config.uiPath, apiPath: config.basePath });
+  if (!clientServed) app.log.warn('the web client is not built (dist/client): run `npm run build:client`');
+  // --- end web client ---
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -24,6 +24,7 @@ const envSchema = z.object({
   DEDALO_ROOT_PASSWORD: z.string().optional(),
   UPLOAD_MAX_BYTES: intVar('UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 2 ** 40),
   TRUST_PROXY: listVar('TRUST_PROXY'),
+  WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
 });
 
 export type WorkDatabase =
@@ -48,6 +49,8 @@ export interface WorkConfig {
    * client address (login throttling, logs) and TLS detection (the cookie's Secure flag).
    */
   trustProxy: string[];
+  /** Where the cataloguing web client is served (`/` by default; never the API's path). */
+  uiPath: string;
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -56,6 +59,16 @@ function normalizeBasePath(value: string, problems: string[]): string {
   }
   const trimmed = value.replace(/\/+$/, '');
   if (trimmed === '') problems.push('WORK_BASE_PATH must not be the root path');
+  return trimmed;
+}
+
+/** `/` or a path like `/ui` (kept without a trailing slash); it may not hide the API's path. */
+function normalizeUiPath(value: string, basePath: string, problems: string[]): string {
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) {
+    problems.push(`WORK_UI_PATH must be a path like / or /ui, got "${value}"`);
+  }
+  const trimmed = value.replace(/\/+$/, '') || '/';
+  if (trimmed === basePath) problems.push('WORK_UI_PATH must differ from WORK_BASE_PATH');
   return trimmed;
 }
 
@@ -77,6 +90,7 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
   const e = parseEnv(envSchema, env);
   const problems: string[] = [];
   const basePath = normalizeBasePath(e.WORK_BASE_PATH, problems);
+  const uiPath = normalizeUiPath(e.WORK_UI_PATH, basePath, problems);
   if (e.WORK_DB_URL !== undefined) checkDbUrl(e.WORK_DB_URL, problems);
   const rootPassword = e.DEDALO_ROOT_PASSWORD;
   if (rootPassword !== undefined && rootPassword.length < ROOT_PASSWORD_MIN_LENGTH) {
@@ -105,5 +119,6 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     rootPassword,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     trustProxy: e.TRUST_PROXY ?? [],
+    uiPath,
   };
 }

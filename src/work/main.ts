@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Work API listening on ${server.url}`);
+  console.log(`Cataloguing web client on ${new URL(server.url).origin}${config.uiPath.replace(/\/?$/, '/')}`);
   exitOnSignals(server, 30_000);
 }
 

@@ -25,7 +25,18 @@ describe('work configuration', () => {
       rootPassword: undefined,
       uploadMaxBytes: 100 * 1024 * 1024,
       trustProxy: [],
+      uiPath: '/',
     });
+  });
+
+  it('serves the web client at WORK_UI_PATH (no trailing slash), never over the API path', () => {
+    expect(loadWorkConfig({ WORK_UI_PATH: '/ui/' }).uiPath).toBe('/ui');
+    expect(problemsOf({ WORK_UI_PATH: 'ui' })).toEqual([
+      'WORK_UI_PATH must be a path like / or /ui, got "ui"',
+    ]);
+    expect(problemsOf({ WORK_UI_PATH: '/dedalo/core/api/v1/json' })).toEqual([
+      'WORK_UI_PATH must differ from WORK_BASE_PATH',
+    ]);
   });
 
   it('reads TRUST_PROXY as a list of addresses and CIDRs, naming a bad item', () => {

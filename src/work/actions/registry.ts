@@ -13,6 +13,7 @@ import { readAction } from './core/read.js';
 import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
+import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
 import { loginAction, quitAction } from './utils/login.js';
@@ -39,6 +40,8 @@ export function workActions(): ActionRegistry {
       get_system_info: getSystemInfoAction,
       list_uploaded_files: listUploadedFilesAction,
       join_chunked_files_uploaded: joinChunkedFilesUploadedAction,
+      // web client: makes an uploaded file the value of a media component
+      attach_uploaded_file: attachUploadedFileAction,
     },
     dd_area_maintenance_api: {},
   });

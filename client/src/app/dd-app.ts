@@ -1,0 +1,242 @@
+/**
+ * The application shell: asks `start` whether a session exists, shows the login or the menu and
+ * the screen of the current route, switches the data language, logs out. When any call finds the
+ * session gone (expired, or closed elsewhere) the login comes back over the same route, so after
+ * logging in the user is where they were.
+ */
+import { css, html, LitElement } from 'lit';
+import { ApiError, apiUrlFromPage, RqoClient } from '../api/rqo-client.js';
+import './dd-login.js';
+import './dd-menu.js';
+import './dd-section-list.js';
+import './dd-record-edit.js';
+import './dd-maintenance.js';
+import { parseRoute, type Route } from './router.js';
+import type { LangOption, MenuNode, Session } from './session.js';
+import { baseStyles } from './styles.js';
+
+interface StartEnvironment {
+  plain_vars?: { DEDALO_LOCK_COMPONENTS?: boolean };
+  page_globals?: {
+    is_logged?: boolean;
+    dedalo_data_lang?: string;
+    dedalo_application_lang?: string;
+    dedalo_data_langs?: LangOption[];
+    dedalo_application_langs?: LangOption[];
+  };
+}
+
+export class DdApp extends LitElement {
+  static override styles = [
+    baseStyles,
+    css`
+      :host { display: block; min-height: 100vh; background: var(--wash); }
+      header {
+        display: flex; align-items: center; gap: 0.75rem; flex-wrap: wrap; padding: 0.5rem 1rem;
+        background: #12324f; color: #fff;
+      }
+      header a.brand { color: #fff; font-weight: 700; text-decoration: none; }
+      header .spacer { flex: 1; }
+      header label { display: flex; gap: 0.35rem; align-items: center; }
+      header select { padding: 0.15rem 0.3rem; color: var(--ink); }
+      header button { background: transparent; color: #fff; border-color: #9fb3c8; }
+      .layout { display: grid; grid-template-columns: 15rem 1fr; min-height: calc(100vh - 3rem); }
+      nav { background: var(--paper); border-right: 1px solid var(--line); padding: 0.75rem; }
+      main { padding: 1rem; min-width: 0; }
+      #live { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; }
+      #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
+      @media (max-width: 900px) {
+        .layout { grid-template-columns: 1fr; }
+        nav { border-right: 0; border-bottom: 1px solid var(--line); }
+      }
+    `,
+  ];
+  static override properties = {
+    state: { state: true },
+    route: { state: true },
+    loginReason: { state: true },
+    loginItems: { state: true },
+    messages: { state: true },
+    bootError: { state: true },
+  };
+  declare state: 'booting' | 'login' | 'ready';
+  declare route: Route;
+  declare loginReason: string;
+  declare loginItems: { type: string; label: string }[];
+  declare messages: { id: number; text: string; kind: 'info' | 'error' }[];
+  declare bootError: string;
+  private session: Session;
+  private messageSeq = 0;
+
+  constructor() {
+    super();
+    this.state = 'booting';
+    this.route = parseRoute(window.location.hash);
+    this.loginReason = '';
+    this.loginItems = [];
+    this.messages = [];
+    this.bootError = '';
+    const api = new RqoClient(apiUrlFromPage(document));
+    api.onSessionLost = () => {
+      if (this.state === 'ready') {
+        this.loginReason = 'Your session has ended. Log in again to continue where you were.';
+        this.state = 'login';
+      }
+    };
+    const menu: MenuNode[] = [];
+    this.session = {
+      api,
+      userId: undefined,
+      dataLang: 'lg-eng',
+      appLang: 'lg-eng',
+      langs: [],
+      menu,
+      locksEnabled: false,
+      labelOf: (tipo) => this.session.menu.find((n) => n.tipo === tipo)?.label ?? tipo,
+      announce: (text, kind = 'info') => this.announce(text, kind),
+      setDataLang: async (lang) => {
+        await api.call({ dd_api: 'dd_utils_api', action: 'change_lang', options: { svc_data_lang: lang } });
+        this.session.dataLang = lang;
+        this.requestUpdate();
+      },
+    };
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    window.addEventListener('hashchange', this.onHash);
+    void this.boot();
+  }
+
+  override disconnectedCallback() {
+    window.removeEventListener('hashchange', this.onHash);
+    super.disconnectedCallback();
+  }
+
+  private onHash = () => {
+    this.route = parseRoute(window.location.hash);
+  };
+
+  private announce(text: string, kind: 'info' | 'error') {
+    const id = ++this.messageSeq;
+    this.messages = [...this.messages, { id, text, kind }];
+    setTimeout(
+      () => {
+        this.messages = this.messages.filter((m) => m.id !== id);
+      },
+      kind === 'error' ? 9000 : 4000,
+    );
+  }
+
+  private async boot() {
+    try {
+      const answer = await this.session.api.call<{
+        context: Record<string, unknown>[];
+        data: Record<string, unknown>[];
+      }>({ action: 'start', options: { menu: true } });
+      const env = (answer.envelope.environment ?? {}) as StartEnvironment;
+      const globals = env.page_globals ?? {};
+      this.session.langs = (globals.dedalo_data_langs ?? globals.dedalo_application_langs ?? []).filter(
+        (l) => l.value !== 'lg-nolan',
+      );
+      this.session.dataLang = globals.dedalo_data_lang ?? 'lg-eng';
+      this.session.appLang = globals.dedalo_application_lang ?? 'lg-eng';
+      this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
+      if (!globals.is_logged) {
+        const login = answer.data.context.find((c) => c.model === 'login') as
+          | { properties?: { login_items?: { type: string; label: string }[] } }
+          | undefined;
+        this.loginItems = login?.properties?.login_items ?? [];
+        this.state = 'login';
+        return;
+      }
+      const tree = answer.data.data.find((d) => d.tipo === 'dd85')?.tree_datalist as MenuNode[] | undefined;
+      this.session.menu = tree ?? [];
+      this.state = 'ready';
+    } catch (err) {
+      this.bootError = err instanceof ApiError ? err.message : 'The application could not start.';
+    }
+  }
+
+  private async onLoggedIn() {
+    this.loginReason = '';
+    this.state = 'booting';
+    await this.boot();
+    // Screens mounted again read afresh; the route (the hash) never changed.
+    this.route = parseRoute(window.location.hash);
+  }
+
+  private async logout() {
+    try {
+      await this.session.api.call({ dd_api: 'dd_utils_api', action: 'quit' });
+    } catch {
+      // Already gone: the login is what the user wants either way.
+    }
+    this.session.api.csrfToken = undefined;
+    this.loginReason = 'You have logged out.';
+    window.location.hash = '#/';
+    await this.boot();
+  }
+
+  private async changeLang(e: Event) {
+    const lang = (e.target as HTMLSelectElement).value;
+    try {
+      await this.session.setDataLang(lang);
+      this.announce(
+        `Data language: ${this.session.langs.find((l) => l.value === lang)?.label ?? lang}`,
+        'info',
+      );
+    } catch (err) {
+      this.announce(err instanceof ApiError ? err.message : 'The language could not be changed.', 'error');
+    }
+  }
+
+  private renderScreen() {
+    const r = this.route;
+    switch (r.name) {
+      case 'list':
+        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset}></dd-section-list>`;
+      case 'edit':
+        return html`<dd-record-edit .session=${this.session} .section=${r.section} .sectionId=${r.id}
+          .lang=${this.session.dataLang}></dd-record-edit>`;
+      case 'maintenance':
+        return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
+      default:
+        return html`<h1>Welcome</h1><p>Choose a section in the menu to list its records, search them and open one to edit it.</p>`;
+    }
+  }
+
+  override render() {
+    const live = html`<div id="live" role="status" aria-live="polite">
+      ${this.messages.map((m) => html`<p class=${m.kind === 'error' ? 'alert' : 'notice'}>${m.text}</p>`)}
+    </div>`;
+    if (this.bootError)
+      return html`<main><p class="alert" role="alert">${this.bootError}</p>
+      <button @click=${() => window.location.reload()}>Reload</button></main>`;
+    if (this.state === 'booting') return html`<main><p class="muted">Loading…</p></main>`;
+    if (this.state === 'login') {
+      return html`<dd-login .api=${this.session.api} .items=${this.loginItems} .reason=${this.loginReason}
+        @logged-in=${this.onLoggedIn}></dd-login>${live}`;
+    }
+    return html`
+      <header>
+        <a class="brand" href="#/">Dédalo</a>
+        <span class="spacer"></span>
+        <label>Data language
+          <select @change=${this.changeLang} aria-label="Data language">
+            ${this.session.langs.map(
+              (l) =>
+                html`<option value=${l.value} ?selected=${l.value === this.session.dataLang}>${l.label}</option>`,
+            )}
+          </select>
+        </label>
+        <button @click=${this.logout}>Log out</button>
+      </header>
+      <div class="layout">
+        <nav aria-label="Sections"><dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu></nav>
+        <main id="main">${this.renderScreen()}</main>
+      </div>
+      ${live}`;
+  }
+}
+customElements.define('dd-app', DdApp);

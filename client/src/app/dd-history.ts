@@ -1,0 +1,142 @@
+/**
+ * A record's history (`read` with `sqo.mode: "tm"`): one row per saved value, newest first, with
+ * who and when, and "Restore" that saves that value again (`set_data` of the row's items in its
+ * language). Delete snapshots are listed but restored only by creating the record again.
+ */
+import { css, html, LitElement } from 'lit';
+import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
+import { ApiError } from '../api/rqo-client.js';
+import type { RecordStore } from '../components/record-store.js';
+import { baseStyles } from './styles.js';
+
+interface HistoryRow {
+  matrixId: number;
+  item: DataItem;
+  when: string;
+  who: string;
+}
+
+export class DdHistory extends LitElement {
+  static override styles = [
+    baseStyles,
+    css`:host { display: block; } td.value { max-width: 28rem; overflow-wrap: anywhere; }`,
+  ];
+  static override properties = {
+    store: { attribute: false },
+    labels: { attribute: false },
+    rows: { state: true },
+    error: { state: true },
+  };
+  declare store: RecordStore;
+  /** Component labels by tipo (from the record's context). */
+  declare labels: Map<string, ContextEntry>;
+  declare rows: HistoryRow[] | undefined;
+  declare error: string;
+
+  constructor() {
+    super();
+    this.error = '';
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  async load() {
+    const { sectionTipo, sectionId } = this.store;
+    try {
+      const answer = await this.store.session.api.call<ReadResult>({
+        action: 'read',
+        source: { tipo: sectionTipo, section_tipo: sectionTipo, model: 'section', mode: 'tm' },
+        sqo: {
+          section_tipo: [sectionTipo],
+          mode: 'tm',
+          limit: 100,
+          filter_by_locators: [{ section_tipo: sectionTipo, section_id: sectionId }],
+        },
+      });
+      const data = answer.data.data;
+      const byRow = (id: unknown, tipo: string) => data.find((d) => d.matrix_id === id && d.tipo === tipo);
+      const rows: HistoryRow[] = data
+        .filter((d) => d.kind !== undefined && d.mode === 'tm')
+        .map((raw) => {
+          // A row keeps the component's whole value (every language): a translatable one shows,
+          // and restores, the slice of the language that save was in.
+          const translatable = this.labels.get(raw.tipo)?.translatable === true;
+          const d = translatable
+            ? { ...raw, entries: raw.entries.filter((e) => (e as { lang?: string }).lang === raw.lang) }
+            : raw;
+          const when = (
+            byRow(d.matrix_id, 'dd201')?.entries[0] as { start?: Record<string, number> } | undefined
+          )?.start;
+          const who = byRow(d.matrix_id, 'dd197')?.entries[0] as { section_id?: number } | undefined;
+          const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+          return {
+            matrixId: Number(d.matrix_id),
+            item: d,
+            when: when
+              ? `${when.year}-${pad(when.month)}-${pad(when.day)} ${pad(when.hour)}:${pad(when.minute)}:${pad(when.second)}`
+              : '',
+            who: who?.section_id === -1 ? 'root' : who ? `user ${who.section_id}` : '',
+          };
+        });
+      // The server shows each row in the reading language: a save in another language left this
+      // one as it was, so such a row repeats the older one and is dropped (newest first here).
+      const same = (a: HistoryRow, b: HistoryRow) =>
+        a.item.tipo === b.item.tipo && JSON.stringify(a.item.entries) === JSON.stringify(b.item.entries);
+      this.rows = rows.filter((r, i) => {
+        const older = rows.slice(i + 1).find((o) => o.item.tipo === r.item.tipo);
+        return !older || !same(r, older) || r.item.kind !== 'component';
+      });
+    } catch (err) {
+      this.error = err instanceof ApiError ? err.message : 'The history could not be read.';
+    }
+  }
+
+  private async restore(row: HistoryRow) {
+    const ctx = this.labels.get(row.item.tipo);
+    try {
+      await this.store.save(row.item.tipo, ctx?.model ?? '', row.item.lang ?? 'lg-nolan', [
+        { action: 'set_data', value: row.item.entries },
+      ]);
+      this.store.session.announce(`${ctx?.label ?? row.item.tipo}: previous value restored.`);
+      this.dispatchEvent(new CustomEvent('restored', { bubbles: true, composed: true }));
+      await this.load();
+    } catch (err) {
+      this.store.session.announce(
+        err instanceof ApiError ? err.message : 'The value could not be restored.',
+        'error',
+      );
+    }
+  }
+
+  override render() {
+    if (this.error) return html`<p class="alert" role="alert">${this.error}</p>`;
+    if (!this.rows) return html`<p class="muted">Loading history…</p>`;
+    if (this.rows.length === 0) return html`<p class="muted">No history yet.</p>`;
+    return html`<table>
+      <caption class="visually-hidden">History of this record</caption>
+      <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Field</th><th scope="col">Value</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>
+        ${this.rows.map((r) => {
+          const ctx = this.labels.get(r.item.tipo);
+          const isSnapshot = r.item.kind !== 'component';
+          const label = isSnapshot
+            ? 'Whole record (before deletion)'
+            : `${ctx?.label ?? r.item.tipo}${ctx?.translatable ? ` (${r.item.lang})` : ''}`;
+          return html`<tr>
+            <td>${r.when}</td><td>${r.who}</td><td>${label}</td>
+            <td class="value">${itemText(r.item) || html`<span class="muted">(empty)</span>`}</td>
+            <td>${
+              !isSnapshot && ctx && (ctx.permissions ?? 0) >= 2
+                ? html`<button type="button" @click=${() => this.restore(r)} aria-label="Restore ${label} to ${itemText(r.item) || 'empty'}">Restore</button>`
+                : ''
+            }</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>`;
+  }
+}
+customElements.define('dd-history', DdHistory);

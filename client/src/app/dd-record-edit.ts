@@ -1,0 +1,289 @@
+/**
+ * One record in edit mode: every component of the section's edit map, each as the element of its
+ * model, saving on change. The toolbar: back to the list, the data language (translatable fields
+ * follow it), duplicate, delete (empty the data or remove the record, with a confirmation that
+ * names what goes), the history with restore, and publishing where the server offers it.
+ */
+import { css, html, LitElement } from 'lit';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
+import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '../api/read-shapes.js';
+import { ApiError } from '../api/rqo-client.js';
+import { RecordStore } from '../components/record-store.js';
+import { elementNameOf } from '../components/registry.js';
+import './dd-history.js';
+import { hrefOf, navigate } from './router.js';
+import type { Session } from './session.js';
+import { baseStyles } from './styles.js';
+
+export class DdRecordEdit extends LitElement {
+  static override styles = [
+    baseStyles,
+    css`
+      :host { display: block; }
+      .bar { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
+      h1 { margin: 0; font-size: 1.4rem; }
+      .spacer { flex: 1; }
+      .sheet { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem 0.75rem; }
+      .history { margin-top: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
+      dialog { border: 1px solid var(--line); border-radius: 8px; max-width: 34rem; }
+      dialog::backdrop { background: rgb(0 0 0 / 35%); }
+      dialog fieldset { border: 0; padding: 0; display: grid; gap: 0.4rem; }
+    `,
+  ];
+  static override properties = {
+    session: { attribute: false },
+    section: {},
+    sectionId: { type: Number },
+    lang: {},
+    result: { state: true },
+    error: { state: true },
+    showHistory: { state: true },
+    canPublish: { state: true },
+    publishing: { state: true },
+  };
+  declare session: Session;
+  declare section: string;
+  declare sectionId: number;
+  declare lang: string;
+  declare result: ReadResult | undefined;
+  declare error: string;
+  declare showHistory: boolean;
+  declare canPublish: boolean;
+  declare publishing: boolean;
+  private store: RecordStore | undefined;
+
+  constructor() {
+    super();
+    this.error = '';
+    this.showHistory = false;
+    this.canPublish = false;
+    this.publishing = false;
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    if (changed.has('section') || changed.has('sectionId') || changed.has('lang')) void this.load();
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.session.api.hasApi('dd_diffusion_api').then((yes) => {
+      this.canPublish = yes && this.session.api.supports('dd_diffusion_api', 'diffuse');
+    });
+  }
+
+  async load() {
+    this.error = '';
+    this.store = new RecordStore(this.session, this.section, this.sectionId, this.lang);
+    try {
+      const answer = await this.session.api.call<ReadResult>({
+        action: 'read',
+        source: {
+          tipo: this.section,
+          section_tipo: this.section,
+          section_id: this.sectionId,
+          model: 'section',
+          mode: 'edit',
+          lang: this.lang,
+        },
+        sqo: {
+          section_tipo: [this.section],
+          limit: 1,
+          offset: 0,
+          filter_by_locators: [{ section_tipo: this.section, section_id: this.sectionId }],
+        },
+      });
+      const rows = answer.data.data.find((d) => d.typo === 'sections')?.entries ?? [];
+      if (rows.length === 0) {
+        this.result = undefined;
+        this.error = `Record ${this.sectionId} does not exist (or is outside your projects).`;
+        return;
+      }
+      this.result = answer.data;
+    } catch (err) {
+      this.result = undefined;
+      this.error = err instanceof ApiError ? err.message : 'The record could not be read.';
+    }
+  }
+
+  private get context(): ContextEntry | undefined {
+    return this.result?.context.find((c) => c.type === 'section' && c.tipo === this.section);
+  }
+
+  private componentContexts(): ContextEntry[] {
+    const result = this.result;
+    if (!result) return [];
+    return showDdos(this.context)
+      .filter((d) => d.parent === this.section || d.parent === 'self')
+      .map((d) =>
+        result.context.find(
+          (c) => c.tipo === d.tipo && c.section_tipo === this.section && c.type === 'component',
+        ),
+      )
+      .filter((c): c is ContextEntry => c !== undefined);
+  }
+
+  /** A short title: the first text value among the first fields, else the id. */
+  private recordTitle(): string {
+    const result = this.result;
+    if (!result) return '';
+    for (const c of this.componentContexts().slice(0, 3)) {
+      const text = itemText(itemOf(result.data, c.tipo, this.section, this.sectionId));
+      if (text && typeof text === 'string' && !/^\w+ \d+$/.test(text)) return text.slice(0, 80);
+    }
+    return '';
+  }
+
+  private async duplicate() {
+    try {
+      const answer = await this.session.api.call<number>({
+        action: 'duplicate',
+        source: { section_tipo: this.section, section_id: this.sectionId },
+        idempotency_key: crypto.randomUUID(),
+      });
+      this.session.announce(`Record ${this.sectionId} duplicated as record ${answer.data}.`);
+      navigate({ name: 'edit', section: this.section, id: answer.data });
+    } catch (err) {
+      this.session.announce(
+        err instanceof ApiError ? err.message : 'The record could not be duplicated.',
+        'error',
+      );
+    }
+  }
+
+  private openDelete() {
+    this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')?.showModal();
+  }
+
+  private async confirmDelete(e: Event) {
+    e.preventDefault();
+    const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')!;
+    const mode = (new FormData(e.target as HTMLFormElement).get('mode') as string) ?? 'delete_data';
+    dialog.close();
+    try {
+      const answer = await this.session.api.call<number[]>({
+        action: 'delete',
+        source: { section_tipo: this.section, section_id: this.sectionId, delete_mode: mode },
+        idempotency_key: crypto.randomUUID(),
+      });
+      for (const n of answer.notices) this.session.announce(n.message, 'error');
+      if (answer.data.length === 0) return;
+      if (mode === 'delete_record') {
+        this.session.announce(`Record ${this.sectionId} deleted.`);
+        navigate({ name: 'list', section: this.section, offset: 0 });
+      } else {
+        this.session.announce(`The data of record ${this.sectionId} was emptied.`);
+        await this.load();
+      }
+    } catch (err) {
+      this.session.announce(
+        err instanceof ApiError ? err.message : 'The record could not be deleted.',
+        'error',
+      );
+    }
+  }
+
+  private async publish() {
+    this.publishing = true;
+    try {
+      const answer = await this.session.api.call<Record<string, unknown>>({
+        dd_api: 'dd_diffusion_api',
+        action: 'diffuse',
+        options: { section_tipo: this.section, section_id: this.sectionId },
+      });
+      const counts = Object.entries(answer.data ?? {})
+        .filter(([, v]) => typeof v === 'number')
+        .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${v}`)
+        .join(', ');
+      this.session.announce(`Published${counts ? ` (${counts})` : ''}.`);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'request.unknown_action') this.canPublish = false;
+      this.session.announce(err instanceof ApiError ? err.message : 'Publishing failed.', 'error');
+    } finally {
+      this.publishing = false;
+    }
+  }
+
+  private async switchLang(e: Event) {
+    const lang = (e.target as HTMLSelectElement).value;
+    try {
+      await this.session.setDataLang(lang);
+    } catch (err) {
+      this.session.announce(
+        err instanceof ApiError ? err.message : 'The language could not be changed.',
+        'error',
+      );
+    }
+  }
+
+  private renderComponent(ctx: ContextEntry) {
+    const result = this.result!;
+    const tag = unsafeStatic(elementNameOf(ctx.model));
+    const item = itemOf(result.data, ctx.tipo, this.section, this.sectionId);
+    return staticHtml`<${tag} .context=${ctx} .item=${item} .data=${result.data} .store=${this.store}></${tag}>`;
+  }
+
+  override render() {
+    const ctx = this.context;
+    const label = ctx?.label ?? this.session.labelOf(this.section);
+    const back = html`<a href=${hrefOf({ name: 'list', section: this.section, offset: 0 })}>← ${label}</a>`;
+    if (this.error)
+      return html`<div class="bar">${back}</div><p class="alert" role="alert">${this.error}</p>`;
+    if (!this.result) return html`<div class="bar">${back}</div><p class="muted">Loading…</p>`;
+    const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
+    const title = this.recordTitle();
+    const comps = this.componentContexts();
+    return html`
+      <div class="bar">${back}</div>
+      <div class="bar">
+        <h1>${label} ${this.sectionId}${title ? html`: <span>${title}</span>` : ''}</h1>
+        <span class="spacer"></span>
+        ${
+          comps.some((c) => c.translatable === true)
+            ? html`<label>Language
+              <select @change=${this.switchLang}>
+                ${this.session.langs.map((l) => html`<option value=${l.value} ?selected=${l.value === this.lang}>${l.label}</option>`)}
+              </select></label>`
+            : ''
+        }
+        <button type="button" aria-expanded=${this.showHistory ? 'true' : 'false'} @click=${() => {
+          this.showHistory = !this.showHistory;
+        }}>History</button>
+        ${writable ? html`<button type="button" @click=${this.duplicate}>Duplicate</button>` : ''}
+        ${
+          writable && this.canPublish
+            ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? 'Publishing…' : 'Publish'}</button>`
+            : ''
+        }
+        ${writable ? html`<button type="button" class="danger" @click=${this.openDelete}>Delete…</button>` : ''}
+      </div>
+      <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
+        ${comps.map((c) => this.renderComponent(c))}
+      </form>
+      ${
+        this.showHistory
+          ? html`<section class="history" aria-label="History">
+            <h2>History</h2>
+            <dd-history .store=${this.store} .labels=${new Map(comps.map((c) => [c.tipo, c]))} @restored=${() => this.load()}></dd-history>
+          </section>`
+          : ''
+      }
+      <dialog class="delete" aria-labelledby="delete-title">
+        <form @submit=${this.confirmDelete}>
+          <h2 id="delete-title">Delete ${label} ${this.sectionId}${title ? ` (“${title}”)` : ''}?</h2>
+          <fieldset>
+            <legend>What goes</legend>
+            <label><input type="radio" name="mode" value="delete_data" checked />
+              Empty its data: every field of this record is cleared (${comps.length} fields); the record number stays, in its projects.</label>
+            <label><input type="radio" name="mode" value="delete_record" />
+              Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
+          </fieldset>
+          <div class="row" style="margin-top: 0.75rem">
+            <button type="submit" class="danger">Delete</button>
+            <button type="button" @click=${() => this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')?.close()}>Cancel</button>
+          </div>
+        </form>
+      </dialog>
+    `;
+  }
+}
+customElements.define('dd-record-edit', DdRecordEdit);

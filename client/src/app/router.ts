@@ -1,0 +1,45 @@
+/**
+ * Hash routes, so the app works under any WORK_UI_PATH without server rewrites and a reload (or
+ * a login after the session ended) lands on the same screen:
+ *   #/                    home (the menu)
+ *   #/list/<section>      a section's records (query: offset, q)
+ *   #/edit/<section>/<id> one record in edit mode
+ *   #/maintenance         the maintenance widgets
+ */
+export type Route =
+  | { name: 'home' }
+  | { name: 'list'; section: string; offset: number }
+  | { name: 'edit'; section: string; id: number }
+  | { name: 'maintenance' };
+
+export function parseRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(query);
+  if (parts[0] === 'list' && parts[1]) {
+    const offset = Number(params.get('offset') ?? 0);
+    return { name: 'list', section: parts[1], offset: Number.isInteger(offset) && offset > 0 ? offset : 0 };
+  }
+  if (parts[0] === 'edit' && parts[1] && parts[2] && /^-?\d+$/.test(parts[2])) {
+    return { name: 'edit', section: parts[1], id: Number(parts[2]) };
+  }
+  if (parts[0] === 'maintenance') return { name: 'maintenance' };
+  return { name: 'home' };
+}
+
+export function hrefOf(route: Route): string {
+  switch (route.name) {
+    case 'list':
+      return `#/list/${encodeURIComponent(route.section)}${route.offset ? `?offset=${route.offset}` : ''}`;
+    case 'edit':
+      return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
+    case 'maintenance':
+      return '#/maintenance';
+    default:
+      return '#/';
+  }
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = hrefOf(route);
+}

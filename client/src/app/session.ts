@@ -1,0 +1,34 @@
+/**
+ * What every screen needs from the app: the API client, the session's languages, the menu tree
+ * (labels of areas and sections) and a place for short messages. One object, passed down.
+ */
+import type { RqoClient } from '../api/rqo-client.js';
+
+export interface LangOption {
+  label: string;
+  value: string;
+}
+
+export interface MenuNode {
+  tipo: string;
+  model: string;
+  parent: string;
+  label: string;
+}
+
+export interface Session {
+  api: RqoClient;
+  userId: number | undefined;
+  dataLang: string;
+  appLang: string;
+  langs: LangOption[];
+  menu: MenuNode[];
+  /** `environment.plain_vars.DEDALO_LOCK_COMPONENTS`: the server takes component locks. */
+  locksEnabled: boolean;
+  /** Label of an area or section from the menu (falls back to the tipo). */
+  labelOf(tipo: string): string;
+  /** A short message in the app's live region (screen readers hear it too). */
+  announce(message: string, kind?: 'info' | 'error'): void;
+  /** Switches the data language for every later read and save. */
+  setDataLang(lang: string): Promise<void>;
+}

@@ -1,0 +1,85 @@
+/**
+ * component_input_text (and component_email): one text field per value; changing a field saves
+ * `update` by the item's id (an emptied field `remove`s it), the empty field at the end `insert`s.
+ */
+import { html } from 'lit';
+import { ComponentBase } from './component-base.js';
+
+interface TextItem {
+  id: number;
+  lang: string;
+  value: string;
+}
+
+export class ComponentInputText extends ComponentBase {
+  static override properties = { ...ComponentBase.properties, adding: { state: true } };
+  declare adding: boolean;
+  protected inputType = 'text';
+
+  constructor() {
+    super();
+    this.adding = false;
+  }
+
+  private async changed(entry: TextItem | undefined, input: HTMLInputElement) {
+    const value = input.value;
+    if (entry) {
+      if (value === entry.value) return;
+      await this.save(
+        value.trim() === ''
+          ? [{ action: 'remove', id: entry.id, value: null }]
+          : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
+      );
+    } else {
+      if (value.trim() === '') return;
+      if (
+        await this.save([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }])
+      ) {
+        input.value = '';
+        this.adding = false;
+      }
+    }
+  }
+
+  override render() {
+    const items = this.entries as TextItem[];
+    const showBlank = items.length === 0 || this.adding;
+    const fieldId = `${this.uid}-0`;
+    return this.frame(
+      html`<div class="values">
+        ${items.map(
+          (
+            entry,
+            i,
+          ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${entry.value ?? ''}
+            aria-label=${i === 0 ? (this.context.label as string) : `${this.context.label} ${i + 1}`}
+            ?readonly=${this.readOnly} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
+        )}
+        ${
+          showBlank && !this.readOnly
+            ? html`<input class="text" id="${this.uid}-${items.length}" type=${this.inputType}
+              aria-label=${items.length === 0 ? (this.context.label as string) : `${this.context.label}: new value`}
+              @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
+            : ''
+        }
+        ${
+          !showBlank && !this.readOnly
+            ? html`<div><button type="button" @click=${() => {
+                this.adding = true;
+              }}>Add a value to ${this.context.label}</button></div>`
+            : ''
+        }
+      </div>`,
+      fieldId,
+    );
+  }
+}
+customElements.define('component-input-text', ComponentInputText);
+
+export class ComponentEmail extends ComponentInputText {
+  constructor() {
+    super();
+    this.inputType = 'email';
+  }
+}
+customElements.define('component-email', ComponentEmail);

@@ -1,0 +1,104 @@
+/**
+ * component_image and component_av: the attached file (name, size) and an upload with a progress
+ * bar; the uploaded file is then attached to this component (`dd_utils_api.attach_uploaded_file`),
+ * which stores it and writes the value with its history. Where the server lacks that action the
+ * upload control is not offered.
+ */
+import { css, html } from 'lit';
+import type { ReadResult } from '../api/read-shapes.js';
+import { ApiError } from '../api/rqo-client.js';
+import { uploadFile } from '../upload/chunked-upload.js';
+import { ComponentBase } from './component-base.js';
+
+interface MediaItem {
+  id: number;
+  value?: { name?: string; size?: number; url?: string; key_dir?: string };
+}
+
+const KEY_DIRS: Record<string, string> = {
+  component_image: 'image',
+  component_av: 'av',
+  component_pdf: 'pdf',
+};
+const ACCEPT: Record<string, string> = {
+  component_image: 'image/*',
+  component_av: 'audio/*,video/*',
+  component_pdf: 'application/pdf',
+};
+
+function sizeText(bytes: number | undefined): string {
+  if (bytes === undefined) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export class ComponentMedia extends ComponentBase {
+  static override styles = [...ComponentBase.styles, css`progress { width: 16rem; }`];
+  static override properties = { ...ComponentBase.properties, progress: { state: true } };
+  declare progress: number | undefined;
+
+  private async upload(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    const keyDir = KEY_DIRS[this.context.model] ?? 'document';
+    this.status = 'saving';
+    this.message = '';
+    this.progress = 0;
+    try {
+      const uploaded = await uploadFile(this.store.session.api, file, keyDir, (f) => {
+        this.progress = f;
+      });
+      const answer = await this.store.session.api.call<ReadResult>({
+        dd_api: 'dd_utils_api',
+        action: 'attach_uploaded_file',
+        options: {
+          section_tipo: this.store.sectionTipo,
+          section_id: this.store.sectionId,
+          tipo: this.tipo,
+          key_dir: keyDir,
+          file_name: uploaded.name,
+        },
+      });
+      this.applyEcho(answer.data);
+      this.status = 'saved';
+      input.value = '';
+    } catch (err) {
+      this.status = 'failed';
+      this.message = err instanceof ApiError ? err.message : 'The file could not be uploaded.';
+    } finally {
+      this.progress = undefined;
+    }
+  }
+
+  override render() {
+    const current = (this.entries as MediaItem[])[0]?.value;
+    const canAttach = this.store.session.api.supports('dd_utils_api', 'attach_uploaded_file');
+    const id = `${this.uid}-file`;
+    return this.frame(
+      html`${
+        current?.name
+          ? html`<p>${current.name} <span class="muted">${sizeText(current.size)}</span></p>`
+          : html`<p class="muted">No file yet.</p>`
+      }
+        ${
+          !this.readOnly && canAttach
+            ? html`<div class="row">
+              <input id=${id} type="file" accept=${ACCEPT[this.context.model] ?? ''} aria-label="Upload a file to ${this.context.label}"
+                @change=${this.upload} ?disabled=${this.progress !== undefined} />
+              ${
+                this.progress !== undefined
+                  ? html`<progress max="1" .value=${this.progress} aria-label="Upload progress"></progress>
+                    <span>${Math.round(this.progress * 100)}%</span>`
+                  : ''
+              }
+            </div>`
+            : ''
+        }`,
+    );
+  }
+}
+customElements.define('component-image', class extends ComponentMedia {});
+customElements.define('component-av', class extends ComponentMedia {});
+customElements.define('component-pdf', class extends ComponentMedia {});

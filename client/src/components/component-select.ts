@@ -1,0 +1,65 @@
+/**
+ * component_select (a drop-down) and component_radio_button (a radio group): one locator into a
+ * value list offered in the item's `datalist`; saved as the whole value (`set_data`).
+ */
+import { html } from 'lit';
+import type { Locator } from '../api/read-shapes.js';
+import { ComponentBase } from './component-base.js';
+
+interface Option {
+  value: Locator;
+  label: string;
+}
+
+const keyOf = (l: Locator | undefined) => (l ? `${l.section_tipo}_${l.section_id}` : '');
+
+export class ComponentSelect extends ComponentBase {
+  protected get options(): Option[] {
+    return (this.item?.datalist ?? []) as Option[];
+  }
+
+  protected get currentKey(): string {
+    return keyOf((this.entries as Locator[])[0]);
+  }
+
+  protected async choose(key: string) {
+    const option = this.options.find((o) => keyOf(o.value) === key);
+    await this.save([
+      {
+        action: 'set_data',
+        value: option
+          ? [{ section_tipo: option.value.section_tipo, section_id: option.value.section_id }]
+          : [],
+      },
+    ]);
+  }
+
+  override render() {
+    const id = `${this.uid}-select`;
+    return this.frame(
+      html`<select id=${id} ?disabled=${this.readOnly} @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}>
+        <option value="" ?selected=${this.currentKey === ''}>—</option>
+        ${this.options.map((o) => html`<option value=${keyOf(o.value)} ?selected=${keyOf(o.value) === this.currentKey}>${o.label}</option>`)}
+      </select>`,
+      id,
+    );
+  }
+}
+customElements.define('component-select', ComponentSelect);
+
+export class ComponentRadioButton extends ComponentSelect {
+  override render() {
+    return this.frame(
+      html`<div role="radiogroup" aria-labelledby="${this.uid}-label" class="row">
+        ${this.options.map(
+          (
+            o,
+          ) => html`<label><input type="radio" name="${this.uid}-radio" .checked=${keyOf(o.value) === this.currentKey}
+            ?disabled=${this.readOnly} @change=${() => this.choose(keyOf(o.value))} /> ${o.label}</label>`,
+        )}
+        ${this.currentKey && !this.readOnly ? html`<button type="button" @click=${() => this.choose('')}>Clear</button>` : ''}
+      </div>`,
+    );
+  }
+}
+customElements.define('component-radio-button', ComponentRadioButton);

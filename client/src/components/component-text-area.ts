@@ -1,0 +1,34 @@
+/** component_text_area: the first value of the slice in the transcription editor; saved on leaving it. */
+import { html } from 'lit';
+import '../text/dd-transcription-editor.js';
+import { ComponentBase } from './component-base.js';
+
+interface TextItem {
+  id: number;
+  value: string;
+}
+
+export class ComponentTextArea extends ComponentBase {
+  private async changed(e: CustomEvent<string>) {
+    const value = e.detail;
+    const entry = (this.entries as TextItem[])[0];
+    if (entry) {
+      await this.save(
+        value === ''
+          ? [{ action: 'remove', id: entry.id, value: null }]
+          : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
+      );
+    } else if (value !== '') {
+      await this.save([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }]);
+    }
+  }
+
+  override render() {
+    const entry = (this.entries as TextItem[])[0];
+    return this.frame(
+      html`<dd-transcription-editor .value=${entry?.value ?? ''} .label=${this.context.label as string}
+        ?readonly=${this.readOnly} @change=${this.changed}></dd-transcription-editor>`,
+    );
+  }
+}
+customElements.define('component-text-area', ComponentTextArea);

@@ -1,0 +1,2 @@
+/** Entry of the cataloguing client: defines the elements; index.html holds <dd-app>. */
+import './app/dd-app.js';

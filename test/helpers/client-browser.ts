@@ -1,0 +1,65 @@
+/**
+ * What the web client's browser tests share: Debian's Chromium through playwright-core (skipped
+ * with a message when absent, except under CI=true), the built client (dist/client, built here
+ * once when a checkout has not built it), screenshots into the git-ignored test-screenshots/, and
+ * axe-core run in the page.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { builtClientDir } from '../../src/work/ui/serve-client.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI === 'true') throw new Error(`CI=true but no Chromium at ${CHROMIUM}`);
+
+export const SCREENSHOT_DIR = join(builtClientDir(), '..', '..', 'test-screenshots');
+
+/** Builds the client once if this checkout has not (npm install's prepare normally did). */
+export function ensureClientBuilt(): void {
+  if (existsSync(join(builtClientDir(), 'index.html'))) return;
+  execFileSync('npx', ['vite', 'build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: join(builtClientDir(), '..', '..'),
+    stdio: 'inherit',
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now (the context must bypass CSP). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = (await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the script tag defined
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  })) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
