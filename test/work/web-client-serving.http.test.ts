@@ -14,7 +14,10 @@ describe('web client files', () => {
 
   beforeAll(async () => {
     ensureClientBuilt();
-    work = await startTestWorkServer(workEngineCases()[0]!, { WORK_UI_PATH: '/ui/', WORK_BASE_PATH: '/api/json' });
+    work = await startTestWorkServer(workEngineCases()[0]!, {
+      WORK_UI_PATH: '/ui/',
+      WORK_BASE_PATH: '/api/json',
+    });
     origin = new URL(work.server.url).origin;
   }, 120_000);
 
