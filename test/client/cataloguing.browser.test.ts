@@ -115,6 +115,7 @@ for (const engine of workEngineCases()) {
 
     it("serves the app: a cataloguer's day from login to logout", async () => {
       const personId = await createPerson(api, 'Ana', 'Pérez');
+      const secondId = await createPerson(api, 'Joan', 'Vives');
       const index = await fetch(`${originOf(s)}/`);
       expect(index.headers.get('cache-control')).toBe('no-cache');
       const html = await index.text();
@@ -179,6 +180,22 @@ for (const engine of workEngineCases()) {
         [id],
       );
       expect(linked.rows[0]!.v.map((l) => Number(l.section_id))).toEqual([personId]);
+      // A second informant, then reordered: Ana moves below Joan.
+      await informants.getByRole('textbox', { name: /Find a record to link/ }).fill('Vives');
+      await informants.getByRole('button', { name: 'Find' }).click();
+      await informants.getByRole('button', { name: 'Link Joan Vives' }).click();
+      await informants.getByRole('link', { name: 'Joan Vives' }).waitFor();
+      await informants.getByRole('button', { name: 'Move Ana Pérez down' }).click();
+      await informants.getByRole('button', { name: 'Move Joan Vives down' }).waitFor();
+      await savedIn(page, 'component-portal', 'Informants');
+      const reordered = await s.server.db.query<{ v: { section_id: number }[] }>(
+        `SELECT relation->'oh24' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+        [id],
+      );
+      expect(reordered.rows[0]!.v.map((l) => Number(l.section_id))).toEqual([secondId, personId]);
+      // Unlink Joan again.
+      await informants.getByRole('button', { name: 'Unlink Joan Vives' }).click();
+      await informants.getByRole('link', { name: 'Joan Vives' }).waitFor({ state: 'detached' });
       if (engine.engine === 'pglite') await screenshot(page, 'edit-interview');
 
       // An image: a new image record linked from the interview, then a file uploaded in chunks.
@@ -224,6 +241,27 @@ for (const engine of workEngineCases()) {
         { timeout: 10_000 },
       );
 
+      // Duplicate it, then empty the duplicate's data (the record stays, its fields are cleared).
+      await page.getByRole('button', { name: 'Duplicate' }).click();
+      await page.waitForURL((url) => /#\/edit\/oh1\/\d+$/.test(url.hash) && !url.hash.endsWith(`/${id}`));
+      const copy = Number(/#\/edit\/oh1\/(\d+)/.exec(page.url())?.[1]);
+      await page.getByRole('heading', { name: `Interviews ${copy}: INT-7` }).waitFor();
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page
+        .getByRole('dialog')
+        .getByLabel(/Empty its data/)
+        .check();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText(`The data of record ${copy} was emptied.`).waitFor();
+      await page.getByRole('heading', { name: `Interviews ${copy}`, exact: true }).waitFor();
+      const emptied = await s.server.db.query<{ string: Record<string, unknown> }>(
+        `SELECT string FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+        [copy],
+      );
+      expect(emptied.rows[0]!.string).toEqual({});
+      await page.goto(`${originOf(s)}/#/edit/oh1/${id}`);
+      await page.getByRole('heading', { name: `Interviews ${id}: INT-7` }).waitFor();
+
       // Delete the whole record, confirming what goes.
       await page.getByRole('button', { name: 'Delete…' }).click();
       const dialog = page.getByRole('dialog');
@@ -248,7 +286,7 @@ for (const engine of workEngineCases()) {
       async () => {
         const ids: number[] = [];
         const ana = await createPerson(api, 'Berta', 'Solà');
-        for (let n = 0; n < 27; n++) {
+        for (let n = 0; n < 50; n++) {
           const created = await api.post({ action: 'create', source: { section_tipo: 'oh1' } });
           ids.push(created.body.data);
           await api.post({
@@ -271,12 +309,22 @@ for (const engine of workEngineCases()) {
         });
         await openApp('#/list/oh1');
         await page.getByRole('heading', { name: 'Interviews', exact: true }).waitFor();
-        await page
-          .getByRole('navigation', { name: 'Pages' })
-          .getByText(/^1–25 of \d+$/)
-          .waitFor();
+        const pager = page.getByRole('navigation', { name: 'Pages' });
+        await pager.getByText(/^1–25 of \d+$/).waitFor();
+        // 50 a page: the time from the answer to the rendered rows is reported (not asserted).
+        await pager.getByRole('combobox', { name: 'Per page' }).selectOption('50');
+        await page.waitForURL(/limit=50/);
+        await pager.getByText(/^1–50 of \d+$/).waitFor();
+        expect(await page.locator('dd-section-list tbody tr').count()).toBe(50);
+        const renderMs = await page.evaluate(
+          () => performance.getEntriesByName('dd-list-render').at(-1)?.duration,
+        );
+        process.stderr.write(`[measure] 50 records rendered ${renderMs?.toFixed(1)} ms after the answer\n`);
+        await pager.getByRole('combobox', { name: 'Per page' }).selectOption('25');
+        await pager.getByText(/^1–25 of \d+$/).waitFor();
         await page.getByRole('button', { name: 'Next' }).click();
         await page.waitForURL(/offset=25/);
+        await pager.getByText(/^26–50 of \d+$/).waitFor();
 
         await page.getByRole('button', { name: 'Search' }).click();
         const panel = page.getByRole('search', { name: 'Search records' });
@@ -304,7 +352,7 @@ for (const engine of workEngineCases()) {
         await panel.getByRole('textbox', { name: 'Condition 1: contains' }).fill('SRCH-1');
         await panel.getByRole('button', { name: 'Search', exact: true }).click();
         // SRCH-1 and SRCH-10..19
-        await page.getByText('11 records').waitFor();
+        await page.getByText('11 records', { exact: true }).waitFor();
       },
       90_000,
     );
@@ -372,6 +420,16 @@ for (const engine of workEngineCases()) {
         await page.getByRole('heading', { name: /^Users \d+/ }).waitFor();
         await field(page, 'component-input-text', 'Username').getByRole('textbox').fill('maria');
         await field(page, 'component-input-text', 'Username').getByRole('textbox').press('Tab');
+        await savedIn(page, 'component-input-text', 'Username');
+        // A refusal shows the server's sentence beside the field.
+        const username = field(page, 'component-input-text', 'Username').getByRole('textbox');
+        const usernameStatus = field(page, 'component-input-text', 'Username').getByRole('status');
+        await username.fill('root');
+        await username.press('Tab');
+        await usernameStatus.getByText(/^Not saved: .+/).waitFor();
+        expect(await usernameStatus.innerText()).not.toMatch(/[{}]/);
+        await username.fill('maria');
+        await username.press('Tab');
         await savedIn(page, 'component-input-text', 'Username');
         await page.getByLabel('New password', { exact: true }).fill('short');
         await page.getByLabel('Repeat the new password').fill('short');

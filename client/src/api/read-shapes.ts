@@ -94,7 +94,8 @@ export function entryText(entry: unknown): string {
     if (typeof v === 'string' || typeof v === 'number') return String(v);
     if (v && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
     if ('tipo' in e) return `${String(e.tipo)}: ${String(v)}`;
-    return v === null || v === undefined ? '' : JSON.stringify(v);
+    // Never raw JSON on screen: a structured value this client cannot word is named as such.
+    return v === null || v === undefined ? '' : '(structured value)';
   }
   if (isLocator(e)) return `${e.section_tipo} ${e.section_id}`;
   return '';

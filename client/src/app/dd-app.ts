@@ -43,6 +43,9 @@ export class DdApp extends LitElement {
       .layout { display: grid; grid-template-columns: 15rem 1fr; min-height: calc(100vh - 3rem); }
       nav { background: var(--paper); border-right: 1px solid var(--line); padding: 0.75rem; }
       main { padding: 1rem; min-width: 0; }
+      .skip { position: absolute; left: -999px; top: 0; background: var(--paper); padding: 0.5rem; z-index: 20; }
+      .skip:focus { left: 0.5rem; }
+      main:focus { outline: none; }
       #live { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; }
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
       @media (max-width: 900px) {
@@ -195,7 +198,7 @@ export class DdApp extends LitElement {
     const r = this.route;
     switch (r.name) {
       case 'list':
-        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset}></dd-section-list>`;
+        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset} .limit=${r.limit ?? 25}></dd-section-list>`;
       case 'edit':
         return html`<dd-record-edit .session=${this.session} .section=${r.section} .sectionId=${r.id}
           .lang=${this.session.dataLang}></dd-record-edit>`;
@@ -219,6 +222,10 @@ export class DdApp extends LitElement {
         @logged-in=${this.onLoggedIn}></dd-login>${live}`;
     }
     return html`
+      <a class="skip" href="#main" @click=${(e: Event) => {
+        e.preventDefault();
+        this.renderRoot.querySelector<HTMLElement>('#main')?.focus();
+      }}>Skip to content</a>
       <header>
         <a class="brand" href="#/">Dédalo</a>
         <span class="spacer"></span>
@@ -234,7 +241,7 @@ export class DdApp extends LitElement {
       </header>
       <div class="layout">
         <nav aria-label="Sections"><dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu></nav>
-        <main id="main">${this.renderScreen()}</main>
+        <main id="main" tabindex="-1">${this.renderScreen()}</main>
       </div>
       ${live}`;
   }

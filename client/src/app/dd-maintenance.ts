@@ -1,8 +1,10 @@
 /**
- * The maintenance page (global administrators): the counters widget (`get_widget_value` of
- * counters_status, with "fix" through `widget_request` / `modify_counter`), the users currently
- * holding component locks (`lock_components_actions` / `get_active_users`, with force unlock) .
- * Each block asks the server; a block whose action the server does not offer says so instead.
+ * The maintenance page (global administrators), one block per widget of
+ * `dd_area_maintenance_api` (issue 10's shapes): counters (`get_widget_value` of counters_status;
+ * "Fix" / "Reset" through `widget_request` `modify_counter`), system status, sessions (with
+ * "End"), the sweep (run now), and the fields being edited (`lock_components_actions`
+ * `get_active_users`, "Release every lock"). Each block asks the server on its own; a block whose
+ * widget or action the server does not offer says so instead, and the others still work.
  */
 import { css, html, LitElement } from 'lit';
 import { ApiError } from '../api/rqo-client.js';
@@ -14,41 +16,70 @@ interface CounterRow {
   label?: string;
   counter_value?: number;
   last_section_id?: number;
+  out_of_step?: boolean;
 }
 
-interface LockRow {
-  user_id: number;
-  full_username?: string;
-  section_tipo: string;
-  section_id: number;
-  component_tipo: string;
-  date?: string;
-}
+type Row = Record<string, unknown>;
 
 type Block<T> =
   | { state: 'loading' }
-  | { state: 'ok'; rows: T[] }
+  | { state: 'ok'; value: T }
   | { state: 'absent' | 'error'; message: string };
 
 const API = 'dd_area_maintenance_api';
 
+/** A cell's words: never JSON on screen. */
+export function plainValue(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : `${v.length} items`;
+  return Object.entries(v as Row)
+    .filter(([, x]) => typeof x !== 'object' || x === null)
+    .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${String(x)}`)
+    .join('; ');
+}
+
+function rowsOf(data: unknown, ...keys: string[]): Row[] {
+  if (Array.isArray(data)) return data as Row[];
+  for (const k of keys) {
+    const v = (data as Row | null)?.[k];
+    if (Array.isArray(v)) return v as Row[];
+  }
+  return [];
+}
+
 export class DdMaintenance extends LitElement {
   static override styles = [
     baseStyles,
-    css`:host { display: block; } section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; margin-bottom: 1rem; } h2 { margin-top: 0; font-size: 1.15rem; }`,
+    css`
+      :host { display: block; }
+      section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; margin-bottom: 1rem; overflow-x: auto; }
+      h2 { margin-top: 0; font-size: 1.15rem; }
+      dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
+      dt { font-weight: 600; }
+    `,
   ];
   static override properties = {
     session: { attribute: false },
     counters: { state: true },
+    status: { state: true },
+    sessions: { state: true },
+    sweep: { state: true },
     locks: { state: true },
   };
   declare session: Session;
-  declare counters: Block<CounterRow>;
-  declare locks: Block<LockRow>;
+  declare counters: Block<CounterRow[]>;
+  declare status: Block<Row>;
+  declare sessions: Block<Row[]>;
+  declare sweep: Block<Row>;
+  declare locks: Block<Row[]>;
 
   constructor() {
     super();
     this.counters = { state: 'loading' };
+    this.status = { state: 'loading' };
+    this.sessions = { state: 'loading' };
+    this.sweep = { state: 'loading' };
     this.locks = { state: 'loading' };
   }
 
@@ -60,9 +91,7 @@ export class DdMaintenance extends LitElement {
   private failure<T>(err: unknown): Block<T> {
     if (
       err instanceof ApiError &&
-      (err.code === 'request.unknown_action' ||
-        err.code === 'request.unknown_api' ||
-        err.code === 'rqo.invalid_field')
+      (err.code === 'request.unknown_action' || err.code === 'request.unknown_api' || err.status === 404)
     ) {
       return { state: 'absent', message: 'This server does not offer this widget yet.' };
     }
@@ -72,45 +101,64 @@ export class DdMaintenance extends LitElement {
     };
   }
 
+  private async widget(model: string): Promise<unknown> {
+    const answer = await this.session.api.call({
+      dd_api: API,
+      action: 'get_widget_value',
+      source: { model },
+    });
+    return answer.data;
+  }
+
   async load() {
-    const api = this.session.api;
+    const [counters, status, sessions, sweep] = await Promise.allSettled([
+      this.widget('counters_status'),
+      this.widget('system_status'),
+      this.widget('sessions'),
+      this.widget('sweep'),
+    ]);
+    this.counters =
+      counters.status === 'fulfilled'
+        ? { state: 'ok', value: rowsOf(counters.value, 'datalist', 'counters') as unknown as CounterRow[] }
+        : this.failure(counters.reason);
+    this.status =
+      status.status === 'fulfilled'
+        ? { state: 'ok', value: (status.value ?? {}) as Row }
+        : this.failure(status.reason);
+    this.sessions =
+      sessions.status === 'fulfilled'
+        ? { state: 'ok', value: rowsOf(sessions.value, 'sessions', 'datalist') }
+        : this.failure(sessions.reason);
+    this.sweep =
+      sweep.status === 'fulfilled'
+        ? { state: 'ok', value: (sweep.value ?? {}) as Row }
+        : this.failure(sweep.reason);
     try {
-      const a = await api.call<{ datalist?: CounterRow[] } | CounterRow[]>({
-        dd_api: API,
-        action: 'get_widget_value',
-        source: { model: 'counters_status' },
-      });
-      const rows = Array.isArray(a.data) ? a.data : (a.data?.datalist ?? []);
-      this.counters = { state: 'ok', rows };
-    } catch (err) {
-      this.counters = this.failure(err);
-    }
-    try {
-      const a = await api.call<LockRow[] | { ar_user_actions?: LockRow[] }>({
+      const a = await this.session.api.call({
         dd_api: API,
         action: 'lock_components_actions',
         options: { fn_action: 'get_active_users' },
       });
-      const rows = Array.isArray(a.data) ? a.data : (a.data?.ar_user_actions ?? []);
-      this.locks = { state: 'ok', rows };
+      this.locks = { state: 'ok', value: rowsOf(a.data, 'ar_user_actions') };
     } catch (err) {
       this.locks = this.failure(err);
     }
   }
 
-  private async fixCounter(row: CounterRow) {
+  /** A widget method; `done` is said when it succeeds, then every block is read again. */
+  private async request(model: string, action: string, options: Row, done: string) {
     try {
       await this.session.api.call({
         dd_api: API,
         action: 'widget_request',
-        source: { model: 'counters_status', action: 'modify_counter' },
-        options: { section_tipo: row.section_tipo, counter_action: 'fix' },
+        source: { model, action },
+        options,
       });
-      this.session.announce(`Counter of ${row.label ?? row.section_tipo} fixed.`);
+      this.session.announce(done);
       await this.load();
     } catch (err) {
       this.session.announce(
-        err instanceof ApiError ? err.message : 'The counter could not be fixed.',
+        err instanceof ApiError ? err.message : 'The maintenance action failed.',
         'error',
       );
     }
@@ -140,39 +188,78 @@ export class DdMaintenance extends LitElement {
     return undefined;
   }
 
-  override render() {
+  private table(rows: Row[], empty: string, action?: (r: Row) => unknown) {
+    if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+    const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) =>
+      rows.some((r) => typeof r[k] !== 'object' || r[k] === null),
+    );
+    return html`<table>
+      <thead><tr>${keys.map((k) => html`<th scope="col">${k.replaceAll('_', ' ')}</th>`)}${action ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
+      <tbody>${rows.map((r) => html`<tr>${keys.map((k) => html`<td>${plainValue(r[k])}</td>`)}${action ? html`<td>${action(r)}</td>` : ''}</tr>`)}</tbody>
+    </table>`;
+  }
+
+  private renderCounters() {
     const c = this.counters;
-    const l = this.locks;
+    if (c.state !== 'ok') return this.blockMessage(c);
+    return html`<table>
+      <thead><tr><th scope="col">Section</th><th scope="col">Counter</th><th scope="col">Highest id</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>${c.value.map((r) => {
+        const name = r.label ?? r.section_tipo;
+        const drift = r.out_of_step ?? r.counter_value !== r.last_section_id;
+        return html`<tr><td>${name} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? ''}${drift ? html` <strong class="error">out of step</strong>` : ''}</td><td>${r.last_section_id ?? ''}</td>
+          <td class="row">
+            ${drift ? html`<button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'fix' }, `Counter of ${name} fixed.`)}>Fix ${name}</button>` : ''}
+            <button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'reset' }, `Counter of ${name} reset.`)}>Reset ${name}</button>
+          </td></tr>`;
+      })}</tbody></table>`;
+  }
+
+  override render() {
+    const st = this.status;
+    const sw = this.sweep;
+    const ss = this.sessions;
+    const lk = this.locks;
     return html`<h1>Maintenance</h1>
-      <section aria-labelledby="counters-h"><h2 id="counters-h">Counters</h2>
+      <section aria-labelledby="counters-h"><h2 id="counters-h">Counters</h2>${this.renderCounters()}</section>
+      <section aria-labelledby="status-h"><h2 id="status-h">System status</h2>
         ${
-          this.blockMessage(c) ??
-          html`<table><thead><tr><th scope="col">Section</th><th scope="col">Counter</th><th scope="col">Highest id</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>${(c as { rows: CounterRow[] }).rows.map(
-            (
-              r,
-            ) => html`<tr><td>${r.label ?? r.section_tipo} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? ''}</td><td>${r.last_section_id ?? ''}</td>
-              <td>${r.counter_value !== r.last_section_id ? html`<button type="button" @click=${() => this.fixCounter(r)}>Fix ${r.label ?? r.section_tipo}</button>` : ''}</td></tr>`,
-          )}</tbody></table>`
+          st.state === 'ok'
+            ? html`<dl>${Object.entries(st.value).map(([k, v]) => html`<dt>${k.replaceAll('_', ' ')}</dt><dd>${plainValue(v)}</dd>`)}</dl>`
+            : this.blockMessage(st)
+        }
+      </section>
+      <section aria-labelledby="sessions-h"><h2 id="sessions-h">Sessions</h2>
+        ${
+          ss.state === 'ok'
+            ? this.table(ss.value, 'No open sessions.', (r) => {
+                const id = r.session_id ?? r.id;
+                return id === undefined
+                  ? ''
+                  : html`<button type="button" @click=${() => this.request('sessions', 'end_session', { session_id: id }, 'Session ended.')}>End session of ${plainValue(r.username ?? r.full_username ?? r.user_id)}</button>`;
+              })
+            : this.blockMessage(ss)
+        }
+      </section>
+      <section aria-labelledby="sweep-h"><h2 id="sweep-h">Sweep</h2>
+        ${
+          sw.state === 'ok'
+            ? html`<dl>${Object.entries(sw.value).map(([k, v]) => html`<dt>${k.replaceAll('_', ' ')}</dt><dd>${plainValue(v)}</dd>`)}</dl>
+              <button type="button" @click=${() => this.request('sweep', 'run', {}, 'Sweep done.')}>Run the sweep now</button>`
+            : this.blockMessage(sw)
         }
       </section>
       <section aria-labelledby="locks-h"><h2 id="locks-h">Fields being edited (locks)</h2>
         ${
-          this.blockMessage(l) ??
-          html`${
-            (l as { rows: LockRow[] }).rows.length === 0
-              ? html`<p class="muted">Nobody is editing a field now.</p>`
-              : html`<table>
-            <thead><tr><th scope="col">User</th><th scope="col">Record</th><th scope="col">Field</th><th scope="col">Since</th></tr></thead>
-            <tbody>${(l as { rows: LockRow[] }).rows.map((r) => html`<tr><td>${r.full_username ?? r.user_id}</td><td>${r.section_tipo} ${r.section_id}</td><td>${r.component_tipo}</td><td>${r.date ?? ''}</td></tr>`)}</tbody></table>`
-          }
-          <button type="button" class="danger" @click=${this.unlockAll}>Release every lock</button>`
+          lk.state === 'ok'
+            ? html`${this.table(lk.value, 'Nobody is editing a field now.')}
+              <button type="button" class="danger" @click=${this.unlockAll}>Release every lock</button>`
+            : this.blockMessage(lk)
         }
       </section>
-      <section aria-labelledby="sessions-h"><h2 id="sessions-h">Users and profiles</h2>
-        <p>Users, profiles (their access grid) and projects are edited in their sections:
-          <a href="#/list/dd128">Users</a>, <a href="#/list/dd234">Profiles</a>, <a href="#/list/dd153">Projects</a>;
-          the activity log in <a href="#/list/dd542">Activity</a>.</p>
+      <section aria-labelledby="admin-h"><h2 id="admin-h">Users, profiles, projects</h2>
+        <p>Edited in their sections: <a href="#/list/dd128">Users</a>, <a href="#/list/dd234">Profiles</a> (the access grid),
+          <a href="#/list/dd153">Projects</a>; the activity log in <a href="#/list/dd542">Activity</a>.</p>
       </section>`;
   }
 }

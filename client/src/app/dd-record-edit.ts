@@ -11,6 +11,7 @@ import { ApiError } from '../api/rqo-client.js';
 import { RecordStore } from '../components/record-store.js';
 import { elementNameOf } from '../components/registry.js';
 import './dd-history.js';
+import { publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -71,8 +72,16 @@ export class DdRecordEdit extends LitElement {
     });
   }
 
+  override disconnectedCallback() {
+    void this.store?.releaseAll();
+    super.disconnectedCallback();
+  }
+
   async load() {
     this.error = '';
+    if (this.store && (this.store.sectionTipo !== this.section || this.store.sectionId !== this.sectionId)) {
+      void this.store.releaseAll();
+    }
     this.store = new RecordStore(this.session, this.section, this.sectionId, this.lang);
     try {
       const answer = await this.session.api.call<ReadResult>({
@@ -190,11 +199,7 @@ export class DdRecordEdit extends LitElement {
         action: 'diffuse',
         options: { section_tipo: this.section, section_id: this.sectionId },
       });
-      const counts = Object.entries(answer.data ?? {})
-        .filter(([, v]) => typeof v === 'number')
-        .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${v}`)
-        .join(', ');
-      this.session.announce(`Published${counts ? ` (${counts})` : ''}.`);
+      this.session.announce(publishSummary(answer.data));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'request.unknown_action') this.canPublish = false;
       this.session.announce(err instanceof ApiError ? err.message : 'Publishing failed.', 'error');

@@ -2,13 +2,16 @@
  * Hash routes, so the app works under any WORK_UI_PATH without server rewrites and a reload (or
  * a login after the session ended) lands on the same screen:
  *   #/                    home (the menu)
- *   #/list/<section>      a section's records (query: offset, q)
+ *   #/list/<section>      a section's records (query: offset, limit)
  *   #/edit/<section>/<id> one record in edit mode
  *   #/maintenance         the maintenance widgets
  */
+/** The page sizes a list offers (25 unless the address says otherwise). */
+export const PAGE_SIZES = [10, 25, 50, 100];
+
 export type Route =
   | { name: 'home' }
-  | { name: 'list'; section: string; offset: number }
+  | { name: 'list'; section: string; offset: number; limit?: number }
   | { name: 'edit'; section: string; id: number }
   | { name: 'maintenance' };
 
@@ -18,7 +21,13 @@ export function parseRoute(hash: string): Route {
   const params = new URLSearchParams(query);
   if (parts[0] === 'list' && parts[1]) {
     const offset = Number(params.get('offset') ?? 0);
-    return { name: 'list', section: parts[1], offset: Number.isInteger(offset) && offset > 0 ? offset : 0 };
+    const limit = Number(params.get('limit') ?? 0);
+    return {
+      name: 'list',
+      section: parts[1],
+      offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+      ...(PAGE_SIZES.includes(limit) ? { limit } : {}),
+    };
   }
   if (parts[0] === 'edit' && parts[1] && parts[2] && /^-?\d+$/.test(parts[2])) {
     return { name: 'edit', section: parts[1], id: Number(parts[2]) };
@@ -29,8 +38,13 @@ export function parseRoute(hash: string): Route {
 
 export function hrefOf(route: Route): string {
   switch (route.name) {
-    case 'list':
-      return `#/list/${encodeURIComponent(route.section)}${route.offset ? `?offset=${route.offset}` : ''}`;
+    case 'list': {
+      const query = new URLSearchParams();
+      if (route.offset) query.set('offset', String(route.offset));
+      if (route.limit) query.set('limit', String(route.limit));
+      const q = query.toString();
+      return `#/list/${encodeURIComponent(route.section)}${q ? `?${q}` : ''}`;
+    }
     case 'edit':
       return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
     case 'maintenance':

@@ -14,6 +14,9 @@ export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
 
 let idSeq = 0;
 
+/** How often a focused field renews its lock (the server lets one lapse after 150 s). */
+export const LOCK_HEARTBEAT_MS = 45_000;
+
 export class ComponentBase extends LitElement {
   static override styles = [
     baseStyles,
@@ -51,6 +54,7 @@ export class ComponentBase extends LitElement {
   /** A unique id prefix for label/for pairs inside this element. */
   protected readonly uid = `c${++idSeq}`;
   private hasLock = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -91,9 +95,15 @@ export class ComponentBase extends LitElement {
     const state = await this.store.focus(this.tipo);
     this.hasLock = state.locked;
     this.lockedBy = state.locked ? '' : (state.message ?? 'Another user is editing this field.');
+    // A lock lapses 150 s after its last focus: renew it while the field keeps the focus.
+    if (state.locked && this.store.session.locksEnabled && this.heartbeat === undefined) {
+      this.heartbeat = setInterval(() => void this.store.focus(this.tipo), LOCK_HEARTBEAT_MS);
+    }
   }
 
   private async releaseLock() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     if (!this.hasLock) return;
     this.hasLock = false;
     await this.store.blur(this.tipo);

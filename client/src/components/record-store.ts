@@ -56,7 +56,15 @@ export class RecordStore {
     await this.lockCall(tipo, 'blur');
   }
 
-  private async lockCall(tipo: string, action: 'focus' | 'blur'): Promise<LockState> {
+  /** Leaving the record: every lock this user holds in the section goes. */
+  async releaseAll(): Promise<void> {
+    await this.lockCall(this.sectionTipo, 'delete_user_section_locks');
+  }
+
+  private async lockCall(
+    tipo: string,
+    action: 'focus' | 'blur' | 'delete_user_section_locks',
+  ): Promise<LockState> {
     const api = this.session.api;
     if (!this.session.locksEnabled || !api.supports('dd_utils_api', 'update_lock_components_state')) {
       return { locked: true };
