@@ -21,10 +21,19 @@ export class ComponentInputText extends ComponentBase {
     this.adding = false;
   }
 
+  /** Typing makes the last "Saved" stale: the indicator speaks again when this change is saved. */
+  private editing = () => {
+    if (this.status === 'saved') this.status = 'idle';
+  };
+
   private async changed(entry: TextItem | undefined, input: HTMLInputElement) {
     const value = input.value;
     if (entry) {
-      if (value === entry.value) return;
+      if (value === entry.value) {
+        // Back to the stored value (after a refusal, say): nothing to save, nothing pending.
+        if (this.status === 'failed') this.status = 'idle';
+        return;
+      }
       await this.save(
         value.trim() === ''
           ? [{ action: 'remove', id: entry.id, value: null }]
@@ -53,13 +62,13 @@ export class ComponentInputText extends ComponentBase {
             i,
           ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${entry.value ?? ''}
             aria-label=${i === 0 ? (this.context.label as string) : `${this.context.label} ${i + 1}`}
-            ?readonly=${this.readOnly} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
+            ?readonly=${this.readOnly} @input=${this.editing} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
         )}
         ${
           showBlank && !this.readOnly
             ? html`<input class="text" id="${this.uid}-${items.length}" type=${this.inputType}
               aria-label=${items.length === 0 ? (this.context.label as string) : `${this.context.label}: new value`}
-              @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
+              @input=${this.editing} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
             : ''
         }
         ${
