@@ -29,6 +29,7 @@ import type { Ontology } from './ontology/load-ontology.js';
 import type { SqlClient } from './store/sql-client.js';
 import { serveClient } from './ui/serve-client.js';
 import { multipartLimits, receiveUpload } from './uploads/receive-upload.js';
+import { registerMediaRoute } from './uploads/serve-media.js';
 
 export interface WorkAppDeps {
   config: WorkConfig;
@@ -176,6 +177,18 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       return sendError(reply, err.code, err.message, session?.csrfToken);
     }
   });
+
+  // --- web client: attached media files for display (session cookie + read checks) ---
+  registerMediaRoute(app, {
+    basePath: config.basePath,
+    dataDir: config.dataDir,
+    db: deps.db,
+    ontology: deps.ontology,
+    permissions: deps.permissions,
+    clock: deps.clock,
+    refuse: (reply, code, message) => sendError(reply, code, message),
+  });
+  // --- end web client media ---
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 'http.not_found'));
 

@@ -207,13 +207,25 @@ for (const engine of workEngineCases()) {
       await savedIn(page, 'component-portal', 'Image');
       await image.getByRole('link').first().click();
       await page.getByRole('heading', { name: /^Images \d+/ }).waitFor();
-      const bytes = Buffer.alloc(2 * 1024 * 1024 + 300_000, 7);
-      bytes.write('\x89PNG\r\n\x1a\n', 0, 'latin1');
+      // A real 1x1 PNG padded past one 2 MiB chunk (decoders ignore bytes after IEND).
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      const bytes = Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024 + 300_000 - png.length)]);
       await page
         .getByLabel('Upload a file to File')
         .setInputFiles({ name: 'mill.png', mimeType: 'image/png', buffer: bytes });
       await savedIn(page, 'component-image', 'File');
       await field(page, 'component-image', 'File').getByText('mill.png').waitFor();
+      // Shown from the server's media route, with the session cookie.
+      const preview = field(page, 'component-image', 'File').getByRole('img', { name: 'File: mill.png' });
+      await preview.waitFor();
+      await page.waitForFunction(
+        (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 1,
+        await preview.elementHandle(),
+        { timeout: 10_000 },
+      );
       const media = await s.server.db.query<{ v: { value: { name: string; size: number } }[] }>(
         `SELECT media->'rsc29' AS v FROM matrix WHERE section_tipo = 'rsc170'`,
       );
@@ -389,7 +401,7 @@ for (const engine of workEngineCases()) {
         }
         await logIn(page);
         await page
-          .getByText(/Too many failed logins: logging in is paused .* Try again in \d+ minutes\./)
+          .getByText(/Too many failed logins: logging in is paused .* Try again in \d+ (second|minute)s?\./)
           .waitFor();
         await screenshot(page, 'login-throttled');
         const text = await page.locator('dd-login').innerText();

@@ -101,6 +101,22 @@ describe.each(workEngineCases())('attach_uploaded_file ($engine)', (engine) => {
         (d: { tipo: string; kind?: string }) => d.tipo === 'rsc29' && d.kind === 'component',
       ),
     ).toBe(true);
+    // The media route serves it to a session that may read it, and only the file held now.
+    const url = `${work.server.url}/media/rsc170/${id}/rsc29/mill.jpg`;
+    const cookie = [...root.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const served = await fetch(url, { headers: { cookie } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    expect(served.headers.get('content-security-policy')).toContain('sandbox');
+    expect(await served.text()).toBe('jpeg bytes');
+    const anonymous = await fetch(url);
+    expect([anonymous.status, (await anonymous.json()).error.code]).toEqual([401, 'auth.not_logged']);
+    const other = await fetch(`${work.server.url}/media/rsc170/${id}/rsc29/other.jpg`, {
+      headers: { cookie },
+    });
+    expect(other.status).toBe(404);
+    const notMedia = await fetch(`${work.server.url}/media/rsc197/1/rsc85/mill.jpg`, { headers: { cookie } });
+    expect(notMedia.status).toBe(404);
     const activity = await work.server.db.query(
       `SELECT 1 FROM matrix_activity WHERE string->'dd545'->0->>'value' = 'upload' AND string->'dd546'->0->>'value' = 'rsc29'`,
     );

@@ -34,9 +34,22 @@ function sizeText(bytes: number | undefined): string {
 }
 
 export class ComponentMedia extends ComponentBase {
-  static override styles = [...ComponentBase.styles, css`progress { width: 16rem; }`];
+  static override styles = [
+    ...ComponentBase.styles,
+    css`
+      progress { width: 16rem; }
+      .preview { display: block; max-width: min(100%, 28rem); max-height: 20rem; border: 1px solid var(--line); }
+    `,
+  ];
   static override properties = { ...ComponentBase.properties, progress: { state: true } };
   declare progress: number | undefined;
+
+  /** The work server's media route for this component's file (same session cookie). */
+  private mediaUrl(name: string): string {
+    const { sectionTipo, sectionId } = this.store;
+    const api = this.store.session.api.apiUrl.replace(/\/$/, '');
+    return `${api}/media/${encodeURIComponent(sectionTipo)}/${sectionId}/${encodeURIComponent(this.tipo)}/${encodeURIComponent(name)}`;
+  }
 
   private async upload(e: Event) {
     const input = e.target as HTMLInputElement;
@@ -76,12 +89,19 @@ export class ComponentMedia extends ComponentBase {
     const current = (this.entries as MediaItem[])[0]?.value;
     const canAttach = this.store.session.api.supports('dd_utils_api', 'attach_uploaded_file');
     const id = `${this.uid}-file`;
+    const url = current?.name ? this.mediaUrl(current.name) : undefined;
+    const shown =
+      current?.name === undefined
+        ? html`<p class="muted">No file yet.</p>`
+        : this.context.model === 'component_image'
+          ? html`<img class="preview" src=${url} alt="${this.context.label}: ${current.name}" />`
+          : this.context.model === 'component_av'
+            ? html`<video class="preview" controls preload="metadata" src=${url}
+                aria-label="${this.context.label}: ${current.name}"></video>`
+            : html`<a href=${url}>Download ${current.name}</a>`;
     return this.frame(
-      html`${
-        current?.name
-          ? html`<p>${current.name} <span class="muted">${sizeText(current.size)}</span></p>`
-          : html`<p class="muted">No file yet.</p>`
-      }
+      html`${current?.name ? html`<p>${current.name} <span class="muted">${sizeText(current.size)}</span></p>` : ''}
+        ${shown}
         ${
           !this.readOnly && canAttach
             ? html`<div class="row">
