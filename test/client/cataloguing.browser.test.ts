@@ -199,6 +199,22 @@ for (const engine of workEngineCases()) {
       // Unlink Joan again.
       await informants.getByRole('button', { name: 'Unlink Joan Vives' }).click();
       await informants.getByRole('link', { name: 'Joan Vives' }).waitFor({ state: 'detached' });
+      // The abstract in the transcription editor (a timecode chip inserted), and a date.
+      const abstract = field(page, 'component-text-area', 'Abstract');
+      await abstract.getByRole('textbox', { name: 'Abstract' }).focus();
+      await page.keyboard.type('At the mill ');
+      await abstract.getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill('0:05');
+      await abstract.getByRole('button', { name: 'Insert timecode' }).click();
+      await savedIn(page, 'component-text-area', 'Abstract');
+      await field(page, 'component-date', 'Interview date').getByRole('textbox').fill('1987-06');
+      await field(page, 'component-date', 'Interview date').getByRole('textbox').press('Tab');
+      await savedIn(page, 'component-date', 'Interview date');
+      const more = await s.server.db.query<{ a: { value: string }[]; d: { start: object }[] }>(
+        `SELECT string->'oh23' AS a, date->'oh29' AS d FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+        [id],
+      );
+      expect(more.rows[0]!.a[0]!.value).toBe('At the mill [TC_00:00:05.000_TC]');
+      expect(more.rows[0]!.d[0]!.start).toMatchObject({ year: 1987, month: 6 });
       if (engine.engine === 'pglite') await screenshot(page, 'edit-interview');
 
       // An image: a new image record linked from the interview, then a file uploaded in chunks.
@@ -460,6 +476,8 @@ for (const engine of workEngineCases()) {
         await savedIn(page, 'component-select', 'Profile');
         await field(page, 'component-radio-button', 'Active').getByLabel('Yes').check();
         await savedIn(page, 'component-radio-button', 'Active');
+        await field(page, 'component-filter-master', 'Projects').getByLabel('Default project').check();
+        await savedIn(page, 'component-filter-master', 'Projects');
         await screenshot(page, 'user-edit');
         const maria = s.browser();
         expect((await maria.login('maria', 'maria password')).body.ok).toBe(true);
@@ -505,8 +523,10 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
-      'is usable at tablet width: the menu stacks above the screen, nothing scrolls sideways',
+      'is usable at tablet width: the menu folds behind a button, nothing scrolls sideways',
       async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        await api.post({ action: 'create', source: { section_tipo: 'oh1' } });
         const tablet = await browser.newContext({ viewport: { width: 768, height: 1024 } });
         const p = await tablet.newPage();
         await p.goto(`${originOf(s)}/#/list/oh1`);
@@ -514,8 +534,68 @@ for (const engine of workEngineCases()) {
         await p.getByRole('heading', { name: 'Interviews', exact: true }).waitFor();
         const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
+        // The menu folds behind a button at this width.
+        await p.getByRole('link', { name: 'People' }).waitFor({ state: 'hidden' });
+        await p.getByRole('button', { name: 'Menu' }).click();
+        await p.getByRole('link', { name: 'People' }).waitFor();
         await screenshot(p, 'tablet-list');
+        await p.getByRole('button', { name: 'Menu' }).click();
+        await p
+          .getByRole('link', { name: /^Open record/ })
+          .first()
+          .click();
+        await p.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+        await p.getByRole('button', { name: 'Delete…' }).waitFor();
+        expect(
+          await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        ).toBeLessThanOrEqual(0);
+        await screenshot(p, 'tablet-edit');
         await tablet.close();
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
+      'works from the keyboard alone: log in, skip to the content, open a record, leave a dialog',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        await api.post({ action: 'create', source: { section_tipo: 'oh1' } });
+        const keys = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const p = await keys.newPage();
+        await p.goto(`${originOf(s)}/#/list/oh1`);
+        // The user field has the focus on arrival.
+        await p.getByRole('textbox', { name: 'User' }).waitFor();
+        await p.keyboard.type('root');
+        await p.keyboard.press('Tab');
+        await p.keyboard.type(TEST_ROOT_PASSWORD);
+        await p.keyboard.press('Enter');
+        await p.getByRole('heading', { name: 'Interviews', exact: true }).waitFor();
+        await p.keyboard.press('Tab');
+        expect(
+          await p.evaluate(() => document.querySelector('dd-app')?.shadowRoot?.activeElement?.textContent),
+        ).toBe('Skip to content');
+        await p.keyboard.press('Enter');
+        expect(await p.evaluate(() => document.querySelector('dd-app')?.shadowRoot?.activeElement?.id)).toBe(
+          'main',
+        );
+        // Tab into the list: the first record link, then Enter opens it.
+        for (let i = 0; i < 20; i++) {
+          await p.keyboard.press('Tab');
+          const label = await p.evaluate(() => {
+            let el: Element | null | undefined = document.activeElement;
+            while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+            return el?.getAttribute('aria-label');
+          });
+          if (label?.startsWith('Open record')) break;
+        }
+        await p.keyboard.press('Enter');
+        await p.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+        await p.getByRole('button', { name: 'Delete…' }).focus();
+        await p.keyboard.press('Enter');
+        await p.getByRole('dialog').waitFor();
+        await p.keyboard.press('Escape');
+        await p.getByRole('dialog').waitFor({ state: 'hidden' });
+        await keys.close();
       },
       60_000,
     );

@@ -48,9 +48,12 @@ export class DdApp extends LitElement {
       main:focus { outline: none; }
       #live { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; }
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
+      .menu-toggle { display: none; }
       @media (max-width: 900px) {
         .layout { grid-template-columns: 1fr; }
-        nav { border-right: 0; border-bottom: 1px solid var(--line); }
+        nav { border-right: 0; border-bottom: 1px solid var(--line); padding: 0.4rem 0.75rem; }
+        .menu-toggle { display: inline-block; }
+        nav.closed dd-menu { display: none; }
       }
     `,
   ];
@@ -61,6 +64,7 @@ export class DdApp extends LitElement {
     loginItems: { state: true },
     messages: { state: true },
     bootError: { state: true },
+    menuOpen: { state: true },
   };
   declare state: 'booting' | 'login' | 'ready';
   declare route: Route;
@@ -68,6 +72,8 @@ export class DdApp extends LitElement {
   declare loginItems: { type: string; label: string }[];
   declare messages: { id: number; text: string; kind: 'info' | 'error' }[];
   declare bootError: string;
+  /** At narrow widths the menu folds behind a button (it is always open on a wide screen). */
+  declare menuOpen: boolean;
   private session: Session;
   private messageSeq = 0;
 
@@ -79,6 +85,7 @@ export class DdApp extends LitElement {
     this.loginItems = [];
     this.messages = [];
     this.bootError = '';
+    this.menuOpen = false;
     const api = new RqoClient(apiUrlFromPage(document));
     api.onSessionLost = () => {
       if (this.state === 'ready') {
@@ -118,6 +125,7 @@ export class DdApp extends LitElement {
 
   private onHash = () => {
     this.route = parseRoute(window.location.hash);
+    this.menuOpen = false;
   };
 
   private announce(text: string, kind: 'info' | 'error') {
@@ -240,7 +248,12 @@ export class DdApp extends LitElement {
         <button @click=${this.logout}>Log out</button>
       </header>
       <div class="layout">
-        <nav aria-label="Sections"><dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu></nav>
+        <nav aria-label="Sections" class=${this.menuOpen ? 'open' : 'closed'}>
+          <button class="menu-toggle" aria-expanded=${this.menuOpen ? 'true' : 'false'} @click=${() => {
+            this.menuOpen = !this.menuOpen;
+          }}>Menu</button>
+          <dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu>
+        </nav>
         <main id="main" tabindex="-1">${this.renderScreen()}</main>
       </div>
       ${live}`;
