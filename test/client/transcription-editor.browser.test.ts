@@ -3,12 +3,9 @@
  * built client bundle: tags are chips, typing keeps them verbatim, a chip is deleted whole, and
  * timecodes / page breaks are inserted at the caret.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtClientDir } from '../../src/work/ui/serve-client.js';
-import { ensureClientBuilt, haveChromium, launchChromium } from '../helpers/client-browser.js';
+import { haveChromium, launchChromium, openBundlePage } from '../helpers/client-browser.js';
 
 const TEXT =
   'Hola [TC_00:01:02.500_TC] que [index-n-3-Molino-data::data]molino[/index-n-3-Molino-data::data] [page-n-2]';
@@ -18,14 +15,8 @@ describe.runIf(haveChromium)('transcription editor', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ensureClientBuilt();
     browser = await launchChromium();
-    page = await browser.newPage();
-    await page.setContent('<!doctype html><html lang="en"><body></body></html>');
-    const dir = join(builtClientDir(), 'assets');
-    const bundle = readdirSync(dir).find((f) => f.endsWith('.js'))!;
-    await page.addScriptTag({ path: join(dir, bundle), type: 'module' });
-    await page.waitForFunction(() => customElements.get('dd-transcription-editor') !== undefined);
+    page = await openBundlePage(browser);
   }, 60_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
  * axe-core run in the page.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -62,4 +62,19 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations;
   })) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * A blank page with the built client bundle loaded (every custom element defined, no app mounted,
+ * no server): component-level tests mount one element with the properties they choose.
+ */
+export async function openBundlePage(browser: Browser): Promise<Page> {
+  ensureClientBuilt();
+  const page = await browser.newPage();
+  await page.setContent('<!doctype html><html lang="en"><body></body></html>');
+  const dir = join(builtClientDir(), 'assets');
+  const bundle = readdirSync(dir).find((f) => f.endsWith('.js'))!;
+  await page.addScriptTag({ path: join(dir, bundle), type: 'module' });
+  await page.waitForFunction(() => customElements.get('dd-transcription-editor') !== undefined);
+  return page;
 }
