@@ -621,6 +621,8 @@ for (const engine of workEngineCases()) {
           ['dd133', { action: 'insert', value: { id: null, lang: 'lg-nolan', value: 'second password' } }],
           ['dd1725', { action: 'set_data', value: [{ section_tipo: 'dd234', section_id: 1 }] }],
           ['dd131', { action: 'set_data', value: [{ section_tipo: 'dd64', section_id: 1 }] }],
+          // The default project, where root's new records go: the record is in their scope.
+          ['dd170', { action: 'set_data', value: [{ section_tipo: 'dd153', section_id: 1 }] }],
         ];
         for (const [tipo, change] of saves) {
           const saved = await api.post({
@@ -637,10 +639,27 @@ for (const engine of workEngineCases()) {
         await openApp(`#/edit/oh1/${id}`);
         await other.goto(`${originOf(s)}/#/edit/oh1/${id}`);
         await logIn(other, 'second', 'second password');
+        await other.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+        const lockAnswer = (p: Page) =>
+          p.waitForResponse((r) => r.request().postData()?.includes('update_lock_components_state') ?? false);
+        // Root takes the lock on Code.
+        let answered = lockAnswer(page);
         await field(page, 'component-input-text', 'Code').getByRole('textbox').focus();
-        await page.waitForTimeout(500);
-        await field(other, 'component-input-text', 'Code').getByRole('textbox').focus();
-        await field(other, 'component-input-text', 'Code').getByRole('note').waitFor();
+        await answered;
+        // The second user sees it held by root, read-only.
+        const theirs = field(other, 'component-input-text', 'Code');
+        await theirs.getByRole('textbox').focus();
+        await theirs.getByRole('note').getByText(/root/i).waitFor();
+        expect(await theirs.getByRole('textbox').getAttribute('readonly')).not.toBeNull();
+        await screenshot(other, 'lock-held');
+        // Root leaves the field; the second user's next focus takes the lock and may edit.
+        answered = lockAnswer(page);
+        await page.getByRole('button', { name: 'History' }).focus();
+        await answered;
+        await other.getByRole('button', { name: 'History' }).focus();
+        await theirs.getByRole('textbox').focus();
+        await theirs.getByRole('note').waitFor({ state: 'detached' });
+        expect(await theirs.getByRole('textbox').getAttribute('readonly')).toBeNull();
         await second.close();
       },
       60_000,
