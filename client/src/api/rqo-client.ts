@@ -46,6 +46,7 @@ export class RqoClient {
   onSessionLost: (() => void) | undefined;
   /** Actions the server answered `request.unknown_action` for: their screens stay hidden. */
   readonly unknownActions = new Set<string>();
+  private readonly apiPresence = new Map<string, Promise<boolean>>();
 
   constructor(readonly apiUrl: string) {}
 
@@ -71,13 +72,17 @@ export class RqoClient {
    * releases): a made-up action answers `request.unknown_action` when the class exists and
    * `request.unknown_api` when it does not. Nothing runs either way.
    */
-  async hasApi(api: string): Promise<boolean> {
-    try {
-      await this.call({ dd_api: api, action: 'probe_api_presence' });
-      return true;
-    } catch (err) {
-      return !(err instanceof ApiError && err.code === 'request.unknown_api');
+  hasApi(api: string): Promise<boolean> {
+    // Asked once per page load: a server does not grow an API class while the page is open.
+    let known = this.apiPresence.get(api);
+    if (!known) {
+      known = this.call({ dd_api: api, action: 'probe_api_presence' }).then(
+        () => true,
+        (err) => !(err instanceof ApiError && err.code === 'request.unknown_api'),
+      );
+      this.apiPresence.set(api, known);
     }
+    return known;
   }
 
   /** A multipart upload to the same path (the server's upload handler). */
