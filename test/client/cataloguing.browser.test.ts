@@ -389,6 +389,44 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
+      'a portal longer than a page shows every linked record on demand and moves them across pages',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const created = await api.post({ action: 'create', source: { section_tipo: 'oh1' } });
+        const id = created.body.data as number;
+        const people: number[] = [];
+        for (let n = 1; n <= 12; n++) people.push(await createPerson(api, `Person${n}`, 'Long'));
+        const linked = await api.post({
+          action: 'save',
+          source: { section_tipo: 'oh1', section_id: id, tipo: 'oh24', lang: 'lg-nolan' },
+          data: {
+            changed_data: [
+              { action: 'set_data', value: people.map((p) => ({ section_tipo: 'rsc197', section_id: p })) },
+            ],
+          },
+        });
+        expect(linked.body.ok).toBe(true);
+        await openApp(`#/edit/oh1/${id}`);
+        const informants = field(page, 'component-portal', 'Informants');
+        await informants.getByText('10 of 12 shown').waitFor();
+        await informants.getByRole('button', { name: 'Show all 12' }).click();
+        await informants.getByRole('link', { name: 'Person12 Long' }).waitFor();
+        // The 10th moves down to 11th place: a move across the first page's end.
+        await informants.getByRole('button', { name: 'Move Person10 Long down' }).click();
+        await savedIn(page, 'component-portal', 'Informants');
+        expect(await informants.getByRole('link').count()).toBe(12);
+        const order = await s.server.db.query<{ v: { section_id: number }[] }>(
+          `SELECT relation->'oh24' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+          [id],
+        );
+        const expected = [...people];
+        [expected[9], expected[10]] = [expected[10]!, expected[9]!];
+        expect(order.rows[0]!.v.map((l) => Number(l.section_id))).toEqual(expected);
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
       'an expired session brings the login back, then the same screen',
       async () => {
         await openApp('#/list/rsc197');

@@ -119,7 +119,13 @@ export class ComponentBase extends LitElement {
     this.status = 'saving';
     this.message = '';
     try {
-      const echo: ReadResult = await this.store.save(this.tipo, this.context.model, this.itemLang, changes);
+      const echo: ReadResult = await this.store.save(
+        this.tipo,
+        this.context.model,
+        this.itemLang,
+        changes,
+        this.item?.pagination?.limit,
+      );
       this.applyEcho(echo);
       this.status = 'saved';
       return true;

@@ -102,6 +102,34 @@ export class ComponentPortal extends ComponentBase {
     }
   }
 
+  /** Moves a linked record one place (keys are positions in the whole list, not the page). */
+  private move(l: Locator, index: number, by: -1 | 1) {
+    const key = l.paginated_key ?? index;
+    return this.save([{ action: 'sort_data', value: { source_key: key, target_key: key + by } }]);
+  }
+
+  /** Reads every linked record at once (a portal's answers come 10 at a time). */
+  private async showAll(total: number) {
+    try {
+      const answer = await this.store.session.api.call<ReadResult>({
+        action: 'read',
+        source: {
+          tipo: this.tipo,
+          section_tipo: this.store.sectionTipo,
+          section_id: this.store.sectionId,
+          model: this.context.model,
+          mode: 'edit',
+          action: 'get_data',
+        },
+        sqo: { limit: Math.min(total, 1000), offset: 0 },
+      });
+      this.applyEcho(answer.data);
+    } catch (err) {
+      this.status = 'failed';
+      this.message = err instanceof ApiError ? err.message : 'The linked records could not be read.';
+    }
+  }
+
   private async link(locator: Locator) {
     if (
       await this.save([
@@ -141,6 +169,7 @@ export class ComponentPortal extends ComponentBase {
     const locators = this.entries as Locator[];
     const columns = showDdos(this.context);
     const item = this.item;
+    const count = item?.pagination?.total ?? locators.length;
     const list =
       locators.length === 0
         ? html`<p class="muted">None linked.</p>`
@@ -153,12 +182,12 @@ export class ComponentPortal extends ComponentBase {
                   this.readOnly
                     ? ''
                     : html`<span class="row">
-                      <button type="button" aria-label="Move ${text} up" ?disabled=${i === 0}
-                        @click=${() => this.save([{ action: 'sort_data', value: { source_key: i, target_key: i - 1 } }])}>↑</button>
-                      <button type="button" aria-label="Move ${text} down" ?disabled=${i === locators.length - 1}
-                        @click=${() => this.save([{ action: 'sort_data', value: { source_key: i, target_key: i + 1 } }])}>↓</button>
+                      <button type="button" aria-label="Move ${text} up" ?disabled=${(l.paginated_key ?? i) === 0}
+                        @click=${() => this.move(l, i, -1)}>↑</button>
+                      <button type="button" aria-label="Move ${text} down" ?disabled=${(l.paginated_key ?? i) === count - 1}
+                        @click=${() => this.move(l, i, 1)}>↓</button>
                       <button type="button" class="danger" aria-label="Unlink ${text}"
-                        @click=${() => this.save([l.id !== undefined ? { action: 'remove', id: l.id, value: null } : { action: 'remove', key: i, value: null }])}>Unlink</button>
+                        @click=${() => this.save([l.id !== undefined ? { action: 'remove', id: l.id, value: null } : { action: 'remove', key: l.paginated_key ?? i, value: null }])}>Unlink</button>
                     </span>`
                 }
               </div></li>`;
@@ -190,7 +219,12 @@ export class ComponentPortal extends ComponentBase {
           }
         </div>`;
     return this.frame(
-      html`${list}${total !== undefined && total > locators.length ? html`<p class="muted">${locators.length} of ${total} shown</p>` : ''}${finder}`,
+      html`${list}${
+        total !== undefined && total > locators.length
+          ? html`<p class="row muted">${locators.length} of ${total} shown
+              <button type="button" @click=${() => this.showAll(total)}>Show all ${total}</button></p>`
+          : ''
+      }${finder}`,
     );
   }
 }

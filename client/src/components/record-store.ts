@@ -35,11 +35,13 @@ export class RecordStore {
     model: string,
     lang: string,
     changes: ChangeObject[],
+    /** Relations: the page of the echo (a portal showing all its records asks for all). */
+    pageLimit?: number,
   ): Promise<ReadResult & { created_section_id?: number }> {
     const answer = await this.session.api.call<ReadResult>({
       action: 'save',
       source: { tipo, model, section_tipo: this.sectionTipo, section_id: this.sectionId, lang, mode: 'edit' },
-      data: { changed_data: changes },
+      data: { changed_data: changes, ...(pageLimit ? { pagination: { limit: pageLimit } } : {}) },
       idempotency_key: crypto.randomUUID(),
     });
     // add_new_element: the new record's id is a top-level extension of the envelope.
