@@ -92,6 +92,19 @@ describe.runIf(haveChromium)('transcription editor', () => {
     expect((await changes()).at(-1)).toMatch(/\[page-n-1\]/);
   });
 
+  it('rich-text markup is a chip too, written back verbatim', async () => {
+    const box = await mount('<p>Uno <strong>dos</strong></p>');
+    expect(
+      await box.getByRole('img').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+    ).toEqual(['markup: p', 'markup: strong', 'markup: /strong', 'markup: /p']);
+    await box.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type(' tres');
+    await page.locator('button').last().focus();
+    expect(await changes()).toEqual(['<p>Uno <strong>dos</strong> tres</p>']);
+  });
+
   it('read-only: not editable and no insert tools', async () => {
     const box = await mount(TEXT, true);
     expect(await box.getAttribute('contenteditable')).toBe('false');

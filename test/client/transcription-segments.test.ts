@@ -23,9 +23,13 @@ describe('transcription segments (the editor shows tags as chips)', () => {
     expect(join(text)).toBe(text);
   });
 
-  it('keeps HTML and tag look-alikes as text', () => {
-    const text = '<p>a [foo-1] b [TC_bad_TC]</p>';
-    expect(segmentsOf(text).every((s) => s.kind === 'text')).toBe(true);
+  it('keeps tag look-alikes as text, and HTML markup as chips of its own', () => {
+    const text = '<p>a [foo-1] b [TC_bad_TC] a<b</p>';
+    expect(segmentsOf(text).map((s) => (s.kind === 'tag' ? `chip:${s.label}` : s.text))).toEqual([
+      'chip:p',
+      'a [foo-1] b [TC_bad_TC] a<b',
+      'chip:/p',
+    ]);
     expect(join(text)).toBe(text);
   });
 

@@ -63,6 +63,16 @@ export function formatDate(parts: DateParts | undefined): string {
   return text;
 }
 
+/** `2026/11/24 19:32:03` from date parts with a clock time (the day alone when it has none). */
+export function momentText(
+  parts: (DateParts & { hour?: number; minute?: number; second?: number }) | undefined,
+): string {
+  const day = formatDate(parts);
+  if (!parts || parts.hour === undefined) return day;
+  const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+  return `${day} ${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}`;
+}
+
 /** `1990`, `1990-05`, `1990-05-17` (or with /) to date parts; undefined when it is not a date. */
 export function parseDateInput(text: string): DateParts | undefined {
   const m = /^\s*(-?\d{1,5})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?\s*$/.exec(text);
@@ -93,6 +103,9 @@ export function entryText(entry: unknown): string {
     const v = e.value;
     if (typeof v === 'string' || typeof v === 'number') return String(v);
     if (v && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
+    // A moment (activity rows): its date and, when known, its time of day.
+    if (v && typeof v === 'object' && 'start' in v)
+      return momentText((v as { start: DateParts & Record<string, number> }).start);
     if ('tipo' in e) return `${String(e.tipo)}: ${String(v)}`;
     // Never raw JSON on screen: a structured value this client cannot word is named as such.
     return v === null || v === undefined ? '' : '(structured value)';

@@ -135,7 +135,9 @@ export class DdRecordEdit extends LitElement {
   private recordTitle(): string {
     const result = this.result;
     if (!result) return '';
-    for (const c of this.componentContexts().slice(0, 3)) {
+    // Short text fields only (a transcription would make a poor heading).
+    const short = this.componentContexts().filter((c) => c.model === 'component_input_text');
+    for (const c of short.slice(0, 3)) {
       const text = itemText(itemOf(result.data, c.tipo, this.section, this.sectionId));
       if (text && typeof text === 'string' && !/^\w+ \d+$/.test(text)) return text.slice(0, 80);
     }

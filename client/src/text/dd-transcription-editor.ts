@@ -54,6 +54,7 @@ export class DdTranscriptionEditor extends LitElement {
       .chip.tc { background: #e7f4ea; border-color: #7fbf8e; }
       .chip.index { background: #fdf1dc; border-color: #e0b25c; }
       .chip.page { background: #efe7f8; border-color: #a98bd1; }
+      .chip.html { background: #f3f5f7; border-color: #c9d1d9; color: var(--muted); font-family: ui-monospace, monospace; }
       .tools { margin-top: 0.3rem; }
       .tools input { width: 7rem; }
     `,
@@ -105,14 +106,14 @@ export class DdTranscriptionEditor extends LitElement {
       ? 'tc'
       : kind.startsWith('index')
         ? 'index'
-        : kind === 'page'
-          ? 'page'
+        : kind === 'page' || kind === 'html'
+          ? kind
           : 'other';
     chip.className = `chip ${family}`;
     chip.contentEditable = 'false';
     chip.dataset.raw = raw;
     chip.setAttribute('role', 'img');
-    chip.setAttribute('aria-label', `tag: ${label}`);
+    chip.setAttribute('aria-label', kind === 'html' ? `markup: ${label}` : `tag: ${label}`);
     chip.title = raw;
     chip.textContent = label;
     return chip;

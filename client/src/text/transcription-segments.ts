@@ -2,7 +2,8 @@
  * Splits a transcription (or any text area value) into plain text and Dédalo tags, with a short
  * human label for each tag, so the editor can show tags as chips and write them back verbatim.
  * The grammar is the one the publication API reads (src/publication/text/tag-grammar.ts): one
- * implementation for both. HTML markup is left as text: only the bracket tags become chips.
+ * implementation for both. HTML markup of texts written in a rich-text editor (`<p>`, `<br>`,
+ * `<strong>`) becomes chips too, so it is kept verbatim and never half-deleted.
  */
 import { parseTags, type Tag } from '../../../src/publication/text/tag-grammar.js';
 
@@ -35,6 +36,8 @@ export function chipLabel(tag: Tag, raw: string): string {
       return `person ${tag.label.replaceAll('_', ' ')}`;
     case 'other':
       return `${tag.closing ? '/' : ''}${tag.name}`;
+    case 'html':
+      return tag.name === '!--' ? 'comment' : `${tag.closing ? '/' : ''}${tag.name}`;
     default:
       return raw;
   }
@@ -44,7 +47,6 @@ export function segmentsOf(text: string): Segment[] {
   const segments: Segment[] = [];
   let at = 0;
   for (const tag of parseTags(text)) {
-    if (tag.kind === 'html') continue;
     if (tag.start > at) segments.push({ kind: 'text', text: text.slice(at, tag.start) });
     const raw = text.slice(tag.start, tag.end);
     segments.push({ kind: 'tag', raw, tag, label: chipLabel(tag, raw) });

@@ -4,7 +4,8 @@
  * once), the hashed files under assets/ with a year-long immutable cache. The client speaks only
  * the public RQO protocol to WORK_BASE_PATH; nothing here knows about its screens.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -45,19 +46,21 @@ export async function serveClient(app: FastifyInstance, options: ServeClientOpti
   const indexFile = join(root, 'index.html');
   if (!existsSync(indexFile)) return false;
   const prefix = options.uiPath === '/' ? '/' : `${options.uiPath}/`;
+  // Read at each page load (a few hundred bytes), so `npm run build:client` on a running server
+  // is picked up at once: the old index would name hashed files the build just removed.
   // Vite writes ./assets/… (the build does not know WORK_UI_PATH); absolute here, so the page
   // loads them whether it was opened as /ui or /ui/ (the router treats both as one path).
-  const html = readFileSync(indexFile, 'utf8')
-    .replaceAll(API_URL_PLACEHOLDER, options.apiPath)
-    .replaceAll('"./assets/', `"${prefix}assets/`);
-
-  const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply
+  const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+    const html = (await readFile(indexFile, 'utf8'))
+      .replaceAll(API_URL_PLACEHOLDER, options.apiPath)
+      .replaceAll('"./assets/', `"${prefix}assets/`);
+    return reply
       .header('Cache-Control', 'no-cache')
       .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
       .header('X-Content-Type-Options', 'nosniff')
       .type('text/html; charset=utf-8')
       .send(html);
+  };
   app.get(prefix, sendIndex);
 
   await app.register(fastifyStatic, {
