@@ -426,6 +426,190 @@ for (const engine of workEngineCases()) {
       60_000,
     );
 
+    /**
+     * Answers some RQOs in the page as a server with the publishing, maintenance and lock actions
+     * would (the shapes of issues 10 and 11), passing every other request to the real server:
+     * the client's side of those screens is checked before the server side exists here.
+     */
+    async function routeRqo(
+      p: Page,
+      answer: (rqo: {
+        dd_api?: string;
+        action: string;
+        options?: Record<string, unknown>;
+      }) => { status: number; body: Record<string, unknown> } | 'modify-start' | undefined,
+      seen: unknown[] = [],
+    ) {
+      await p.route(`**${new URL(s.server.url).pathname}`, async (route) => {
+        const rqo = route.request().postDataJSON?.();
+        const decision = rqo && typeof rqo === 'object' ? answer(rqo) : undefined;
+        if (decision === undefined) return route.continue();
+        seen.push(rqo);
+        if (decision === 'modify-start') {
+          const real = await route.fetch();
+          const json = await real.json();
+          json.environment.plain_vars.DEDALO_LOCK_COMPONENTS = true;
+          return route.fulfill({ response: real, json });
+        }
+        return route.fulfill({
+          status: decision.status,
+          contentType: 'application/json',
+          body: JSON.stringify({ request_id: 'test', ...decision.body }),
+        });
+      });
+      return seen;
+    }
+
+    const unknownAction = {
+      status: 400,
+      body: {
+        ok: false,
+        error: {
+          code: 'request.unknown_action',
+          category: 'validation',
+          message: 'Unknown action',
+          label_key: 'x',
+          retryable: false,
+        },
+      },
+    };
+
+    it.runIf(engine.engine === 'pglite')(
+      'publishing: hidden without the publishing API; with it, publishes a record and shows the counts',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const id = (await api.post({ action: 'create', source: { section_tipo: 'oh1' } })).body
+          .data as number;
+        await openApp(`#/edit/oh1/${id}`);
+        await page.getByRole('button', { name: 'Duplicate' }).waitFor();
+        expect(await page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+
+        const seen = await routeRqo(page, (rqo) => {
+          if (rqo.dd_api !== 'dd_diffusion_api') return undefined;
+          if (rqo.action === 'diffuse')
+            return { status: 200, body: { ok: true, data: { published: 3, removed: 0, target: 'demo' } } };
+          return unknownAction;
+        });
+        await page.reload();
+        await page.getByRole('button', { name: 'Publish', exact: true }).click();
+        await page.getByText('Published to demo: 3 published, 0 removed.').waitFor();
+        expect(seen.at(-1)).toMatchObject({
+          dd_api: 'dd_diffusion_api',
+          action: 'diffuse',
+          options: { section_tipo: 'oh1', section_id: id },
+        });
+        await page.unrouteAll();
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
+      'maintenance widgets and a held lock, against the documented shapes',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const id = (await api.post({ action: 'create', source: { section_tipo: 'oh1' } })).body
+          .data as number;
+        await openApp('#/');
+        await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+        const seen = await routeRqo(page, (rqo) => {
+          if (rqo.action === 'start') return 'modify-start';
+          if (rqo.dd_api === 'dd_utils_api' && rqo.action === 'update_lock_components_state') {
+            return rqo.options?.action === 'focus'
+              ? {
+                  status: 409,
+                  body: {
+                    ok: false,
+                    error: {
+                      code: 'record.in_use',
+                      category: 'conflict',
+                      message: 'Maria López is editing this field since 10:02',
+                      label_key: 'error_record_in_use',
+                      retryable: true,
+                    },
+                  },
+                }
+              : { status: 200, body: { ok: true, data: true } };
+          }
+          if (rqo.dd_api !== 'dd_area_maintenance_api') return undefined;
+          if (rqo.action === 'get_widget_value') {
+            const model = (rqo as { source?: { model?: string } }).source?.model;
+            if (model === 'counters_status') {
+              return {
+                status: 200,
+                body: {
+                  ok: true,
+                  data: {
+                    datalist: [
+                      { section_tipo: 'oh1', label: 'Interviews', counter_value: 3, last_section_id: 9 },
+                    ],
+                  },
+                },
+              };
+            }
+            if (model === 'system_status') {
+              return {
+                status: 200,
+                body: { ok: true, data: { version: '2.1.0', engine: 'pglite', active_sessions: 2 } },
+              };
+            }
+            return unknownAction;
+          }
+          if (rqo.action === 'widget_request') return { status: 200, body: { ok: true, data: true } };
+          if (rqo.action === 'lock_components_actions') {
+            return {
+              status: 200,
+              body: {
+                ok: true,
+                data: [
+                  {
+                    user_id: 2,
+                    full_username: 'Maria López',
+                    section_tipo: 'oh1',
+                    section_id: id,
+                    component_tipo: 'oh14',
+                    date: '2026-11-24 10:02:00',
+                  },
+                ],
+              },
+            };
+          }
+          return undefined;
+        });
+        await page.reload();
+        await page.getByRole('link', { name: 'Maintenance' }).click();
+        await page.getByText('out of step').waitFor();
+        await page.getByRole('term').getByText('active sessions').waitFor();
+        await page.getByRole('cell', { name: 'Maria López' }).waitFor();
+        expect(await page.getByText('This server does not offer this widget yet.').count()).toBe(2);
+        await screenshot(page, 'maintenance-widgets');
+        await page.getByRole('button', { name: 'Fix Interviews' }).click();
+        await page.getByText('Counter of Interviews fixed.').waitFor();
+        expect(seen).toContainEqual(
+          expect.objectContaining({
+            action: 'widget_request',
+            source: { model: 'counters_status', action: 'modify_counter' },
+            options: { section_tipo: 'oh1', counter_action: 'fix' },
+          }),
+        );
+
+        // A field someone else holds: read-only with their name.
+        await page.goto(`${originOf(s)}/#/edit/oh1/${id}`);
+        const code = field(page, 'component-input-text', 'Code');
+        await code.getByRole('textbox').focus();
+        await code.getByRole('note').getByText('Maria López is editing this field since 10:02').waitFor();
+        expect(await code.getByRole('textbox').getAttribute('readonly')).not.toBeNull();
+        expect(seen).toContainEqual(
+          expect.objectContaining({
+            dd_api: 'dd_utils_api',
+            action: 'update_lock_components_state',
+            options: { section_tipo: 'oh1', section_id: id, component_tipo: 'oh14', action: 'focus' },
+          }),
+        );
+        await page.unrouteAll();
+      },
+      60_000,
+    );
+
     it.runIf(engine.engine === 'pglite')(
       'an expired session brings the login back, then the same screen',
       async () => {

@@ -65,10 +65,11 @@ export class ComponentInputText extends ComponentBase {
             ?readonly=${this.readOnly} @input=${this.editing} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
         )}
         ${
-          showBlank && !this.readOnly
+          // An empty field stays visible (read-only when locked or not writable).
+          (showBlank && !this.readOnly) || items.length === 0
             ? html`<input class="text" id="${this.uid}-${items.length}" type=${this.inputType}
               aria-label=${items.length === 0 ? (this.context.label as string) : `${this.context.label}: new value`}
-              @input=${this.editing} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
+              ?readonly=${this.readOnly} @input=${this.editing} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
             : ''
         }
         ${
