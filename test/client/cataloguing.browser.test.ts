@@ -504,6 +504,55 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
+      'a save that met another writer (409 record.write_conflict) is sent again and kept',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const id = (await api.post({ action: 'create', source: { section_tipo: 'oh1' } })).body
+          .data as number;
+        await openApp(`#/edit/oh1/${id}`);
+        await page.getByRole('button', { name: 'Duplicate' }).waitFor();
+        let refused = 0;
+        const keys: unknown[] = [];
+        await page.route(`**${new URL(s.server.url).pathname}`, async (route) => {
+          const rqo = route.request().postDataJSON?.();
+          if (rqo?.action === 'save') keys.push(rqo.idempotency_key);
+          if (rqo?.action === 'save' && refused === 0) {
+            refused += 1;
+            return route.fulfill({
+              status: 409,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                ok: false,
+                request_id: 'test',
+                error: {
+                  code: 'record.write_conflict',
+                  category: 'conflict',
+                  message: 'retry',
+                  label_key: 'x',
+                  retryable: true,
+                },
+              }),
+            });
+          }
+          return route.continue();
+        });
+        const code = field(page, 'component-input-text', 'Code').getByRole('textbox');
+        await code.fill('RETRY-1');
+        await code.press('Tab');
+        await savedIn(page, 'component-input-text', 'Code');
+        expect(keys).toHaveLength(2);
+        expect(keys[0]).toBe(keys[1]);
+        const row = await s.server.db.query<{ v: { value: string }[] }>(
+          `SELECT string->'oh14' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+          [id],
+        );
+        expect(row.rows[0]!.v.map((i) => i.value)).toEqual(['RETRY-1']);
+        await page.unrouteAll();
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
       'maintenance widgets and a held lock, against the documented shapes',
       async () => {
         await api.login('root', TEST_ROOT_PASSWORD);

@@ -21,6 +21,10 @@ export interface Rqo {
   idempotency_key?: string;
 }
 
+/** Refusals answered again after a short wait (both retryable in the server's registry). */
+const RETRIED_CODES = new Set(['record.write_conflict', 'record.idempotency_in_progress']);
+const RETRY_DELAYS_MS = [150, 500];
+
 export class ApiError extends Error {
   constructor(
     /** A sentence to show as is. */
@@ -51,6 +55,21 @@ export class RqoClient {
   constructor(readonly apiUrl: string) {}
 
   async call<T = unknown>(rqo: Rqo): Promise<ApiAnswer<T>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.callOnce<T>(rqo);
+      } catch (err) {
+        // Two writers met (the server kept nothing of this one) or the same request is still
+        // running: the same RQO, idempotency key included, is safe to send again.
+        const retry =
+          err instanceof ApiError && RETRIED_CODES.has(err.code) && attempt < RETRY_DELAYS_MS.length;
+        if (!retry) throw err;
+        await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt]));
+      }
+    }
+  }
+
+  private async callOnce<T>(rqo: Rqo): Promise<ApiAnswer<T>> {
     const first = await this.post(rqo);
     if (
       !first.ok &&
