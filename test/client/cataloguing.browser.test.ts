@@ -8,6 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clearFailureScreenshots,
   ensureClientBuilt,
   haveChromium,
   launchChromium,
@@ -29,6 +30,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!haveChromium) return;
   ensureClientBuilt();
+  clearFailureScreenshots();
   browser = await launchChromium();
 }, 120_000);
 

@@ -5,7 +5,7 @@
  * axe-core run in the page.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -38,6 +38,12 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/** Pictures of failed steps from an earlier run would mislead a reviewer: drop them. */
+export function clearFailureScreenshots(): void {
+  if (!existsSync(SCREENSHOT_DIR)) return;
+  for (const f of readdirSync(SCREENSHOT_DIR)) if (f.startsWith('failed-')) rmSync(join(SCREENSHOT_DIR, f));
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
