@@ -143,6 +143,7 @@ for (const engine of workEngineCases()) {
       await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
       const id = Number(/#\/edit\/oh1\/(\d+)/.exec(page.url())?.[1]);
       expect(id).toBeGreaterThan(0);
+      expect(await page.title()).toBe(`Interviews ${id} — Dédalo`);
 
       // A title in English, then in Spanish through the language switch.
       await field(page, 'component-input-text', 'Code').getByRole('textbox').fill('INT-7');

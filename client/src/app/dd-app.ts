@@ -126,7 +126,29 @@ export class DdApp extends LitElement {
   private onHash = () => {
     this.route = parseRoute(window.location.hash);
     this.menuOpen = false;
+    // A new screen: screen readers start reading at its content, as after a page load.
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#main')?.focus());
   };
+
+  /** The browser tab names the screen (and what a screen reader announces first). */
+  private screenTitle(): string {
+    if (this.state === 'login') return 'Log in — Dédalo';
+    const r = this.route;
+    switch (r.name) {
+      case 'list':
+        return `${this.session.labelOf(r.section)} — Dédalo`;
+      case 'edit':
+        return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
+      case 'maintenance':
+        return 'Maintenance — Dédalo';
+      default:
+        return 'Dédalo';
+    }
+  }
+
+  override updated() {
+    document.title = this.screenTitle();
+  }
 
   private announce(text: string, kind: 'info' | 'error') {
     const id = ++this.messageSeq;
