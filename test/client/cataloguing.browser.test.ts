@@ -663,6 +663,48 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
+      "thesaurus: a term's parent is found and linked, and the parent lists it among its children",
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const term = async (name: string) => {
+          const id = (await api.post({ action: 'create', source: { section_tipo: 'ts1' } })).body
+            .data as number;
+          const saved = await api.post({
+            action: 'save',
+            source: { section_tipo: 'ts1', section_id: id, tipo: 'hierarchy25', lang: 'lg-eng' },
+            data: { changed_data: [{ action: 'insert', value: { id: null, lang: 'lg-eng', value: name } }] },
+          });
+          expect(saved.body.ok).toBe(true);
+          return id;
+        };
+        const mills = await term('Mills');
+        const watermill = await term('Watermill');
+        await openApp(`#/edit/ts1/${watermill}`);
+        const parent = field(page, 'component-relation-parent', 'Parent');
+        await parent.getByRole('textbox', { name: /Find a record to link/ }).fill('Mills');
+        await parent.getByRole('button', { name: 'Find' }).click();
+        await parent.getByRole('button', { name: 'Link Mills' }).click();
+        await savedIn(page, 'component-relation-parent', 'Parent');
+        await parent.getByRole('link', { name: 'Mills' }).waitFor();
+        const rows = await s.server.db.query<{
+          section_id: number;
+          p: unknown;
+          c: { section_id: number }[] | null;
+        }>(
+          `SELECT section_id, relation->'hierarchy36' AS p, relation->'hierarchy49' AS c FROM matrix_hierarchy
+           WHERE section_tipo = 'ts1' AND section_id = ANY($1::int[]) ORDER BY section_id`,
+          [[mills, watermill]],
+        );
+        expect(rows.rows[0]!.c?.map((l) => Number(l.section_id))).toEqual([watermill]);
+        await page.goto(`${originOf(s)}/#/edit/ts1/${mills}`);
+        await field(page, 'component-relation-children', 'Children')
+          .getByRole('link', { name: 'Watermill' })
+          .waitFor();
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
       'an expired session brings the login back, then the same screen',
       async () => {
         await openApp('#/list/rsc197');

@@ -6,6 +6,8 @@
  */
 import { css, html } from 'lit';
 import {
+  type ContextEntry,
+  type Ddo,
   itemOf,
   itemText,
   type Locator,
@@ -17,6 +19,8 @@ import {
 import { ApiError } from '../api/rqo-client.js';
 import { hrefOf } from '../app/router.js';
 import { ComponentBase } from './component-base.js';
+
+const TEXT_MODELS = new Set(['component_input_text', 'component_text_area', 'component_email']);
 
 interface Found {
   locator: Locator;
@@ -37,25 +41,101 @@ export class ComponentPortal extends ComponentBase {
     ...ComponentBase.properties,
     found: { state: true },
     searching: { state: true },
+    fallbackLabels: { state: true },
+    findError: { state: true },
   };
   declare found: Found[] | undefined;
   declare searching: boolean;
+  declare fallbackLabels: Map<string, string>;
+  declare findError: string;
 
   constructor() {
     super();
     this.searching = false;
+    this.fallbackLabels = new Map();
+    this.findError = '';
   }
 
   private get targets(): { tipo: string; label: string }[] {
     return (this.context.target_sections ?? []) as { tipo: string; label: string }[];
   }
 
+  /**
+   * The columns shown for the linked records and searched to find one: the portal's own
+   * request_config, or (relation_parent / relation_children carry none) each target section's.
+   */
+  private async targetMaps(): Promise<{ show: Ddo[]; search: Ddo[] }> {
+    const own = { show: showDdos(this.context), search: searchDdos(this.context) };
+    if (own.show.length > 0) return own;
+    if (!this.targetMapsCache) {
+      this.targetMapsCache = Promise.all(
+        this.targets.map((t) =>
+          this.store.session.api
+            .call<ContextEntry[]>({
+              action: 'get_element_context',
+              source: { tipo: t.tipo, section_tipo: t.tipo, mode: 'list' },
+            })
+            .then((a) => a.data[0])
+            .catch(() => undefined),
+        ),
+      ).then((contexts) => ({
+        show: contexts.flatMap((c) =>
+          showDdos(c).filter((d) => d.section_tipo === c?.tipo && d.parent === c?.tipo),
+        ),
+        search: contexts.flatMap((c) => searchDdos(c).filter((d) => d.section_tipo === c?.tipo)),
+      }));
+    }
+    return this.targetMapsCache;
+  }
+
+  private targetMapsCache: Promise<{ show: Ddo[]; search: Ddo[] }> | undefined;
+
+  /** Labels of linked records when the answer carries no columns for them (see targetMaps). */
+  private async loadFallbackLabels() {
+    const locators = this.entries as Locator[];
+    if (showDdos(this.context).length > 0 || locators.length === 0) return;
+    const { show } = await this.targetMaps();
+    const labels = new Map<string, string>();
+    for (const st of new Set(locators.map((l) => l.section_tipo))) {
+      const ids = locators.filter((l) => l.section_tipo === st).map((l) => Number(l.section_id));
+      try {
+        const answer = await this.store.session.api.call<ReadResult>({
+          action: 'read',
+          source: { tipo: st, section_tipo: st, model: 'section', mode: 'list', action: 'search' },
+          sqo: {
+            section_tipo: [st],
+            limit: ids.length,
+            filter_by_locators: ids.map((id) => ({ section_tipo: st, section_id: id })),
+          },
+        });
+        for (const id of ids) {
+          const text = show
+            .filter((d) => d.section_tipo === st)
+            .map((d) => itemText(itemOf(answer.data.data, d.tipo, st, id)))
+            .filter(Boolean)
+            .join(' ');
+          if (text) labels.set(`${st}_${id}`, text);
+        }
+      } catch {
+        // Not readable: the ids stay as they are.
+      }
+    }
+    this.fallbackLabels = labels;
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    if (changed.has('item')) void this.loadFallbackLabels();
+  }
+
   private async find(e: Event) {
     e.preventDefault();
     const q = ((e.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement).value.trim();
     const targets = this.targets.map((t) => t.tipo);
-    const columns = searchDdos(this.context);
-    const shown = showDdos(this.context);
+    const maps = await this.targetMaps();
+    // Words are looked for in text fields (a relation in the map would need a locator).
+    const columns = maps.search.filter((d) => TEXT_MODELS.has(d.model ?? ''));
+    this.findError = '';
+    const shown = maps.show;
     const filter =
       q && columns.length > 0
         ? {
@@ -95,8 +175,8 @@ export class ComponentPortal extends ComponentBase {
         }));
       });
     } catch (err) {
-      this.status = 'failed';
-      this.message = err instanceof ApiError ? err.message : 'The search failed.';
+      this.found = undefined;
+      this.findError = err instanceof ApiError ? err.message : 'The search failed.';
     } finally {
       this.searching = false;
     }
@@ -136,12 +216,8 @@ export class ComponentPortal extends ComponentBase {
         {
           action: 'insert',
           id: null,
-          value: {
-            section_tipo: locator.section_tipo,
-            section_id: locator.section_id,
-            type: 'dd151',
-            from_component_tipo: this.tipo,
-          },
+          // The server gives the locator its model's relation type (dd151 link, dd47 parent, ...).
+          value: { section_tipo: locator.section_tipo, section_id: locator.section_id },
         },
       ])
     ) {
@@ -175,7 +251,9 @@ export class ComponentPortal extends ComponentBase {
         ? html`<p class="muted">None linked.</p>`
         : html`<ol aria-label=${`${this.context.label}: linked records`}>
             ${locators.map((l, i) => {
-              const text = item ? linkedText(this.data, item, columns, l) : `#${l.section_id}`;
+              const text =
+                this.fallbackLabels.get(`${l.section_tipo}_${l.section_id}`) ??
+                (item ? linkedText(this.data, item, columns, l) : `#${l.section_id}`);
               return html`<li><div class="row">
                 <a href=${hrefOf({ name: 'edit', section: l.section_tipo, id: Number(l.section_id) })}>${text}</a>
                 ${
@@ -205,6 +283,7 @@ export class ComponentPortal extends ComponentBase {
                 html`<button type="button" @click=${() => this.createNew(t.tipo)}>New ${t.label}</button>`,
             )}
           </form>
+          ${this.findError ? html`<p class="alert" role="alert">${this.findError}</p>` : ''}
           ${
             this.found
               ? this.found.length === 0
@@ -229,3 +308,10 @@ export class ComponentPortal extends ComponentBase {
   }
 }
 customElements.define('component-portal', ComponentPortal);
+
+/**
+ * A thesaurus term's parent and children: linked, found and created as in a portal (the server
+ * mirrors each change into the other side).
+ */
+customElements.define('component-relation-parent', class extends ComponentPortal {});
+customElements.define('component-relation-children', class extends ComponentPortal {});

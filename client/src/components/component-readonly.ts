@@ -1,7 +1,7 @@
 /**
- * Models shown but not edited here: component_json, the thesaurus relations
- * (relation_parent / relation_children / relation_index, kept by the server's observers) and any
- * model this client does not know yet — their value as text, never as raw JSON.
+ * Models shown but not edited here: component_json, the thesaurus term's indexations
+ * (relation_index, made by tagging transcriptions) and any model this client does not know yet —
+ * their value as text, never as raw JSON.
  */
 import { html } from 'lit';
 import { entryText, type Locator } from '../api/read-shapes.js';
@@ -25,12 +25,6 @@ export class ComponentReadonly extends ComponentBase {
     );
   }
 }
-for (const model of [
-  'component_json',
-  'component_relation_parent',
-  'component_relation_children',
-  'component_relation_index',
-  'component_readonly',
-]) {
+for (const model of ['component_json', 'component_relation_index', 'component_readonly']) {
   customElements.define(model.replaceAll('_', '-'), class extends ComponentReadonly {});
 }
