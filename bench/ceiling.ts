@@ -34,8 +34,10 @@ export async function mariadbCeiling(
   plan: RequestPlan,
   concurrency: number,
   seconds: number,
+  /** Connections of the pool, as the server's DB_POOL_MAX (default: one per concurrent loop). */
+  poolSize = concurrency,
 ): Promise<LoopResult> {
-  const pool = mysql.createPool({ ...conn, connectionLimit: concurrency, dateStrings: true });
+  const pool = mysql.createPool({ ...conn, connectionLimit: poolSize, dateStrings: true });
   const run = (s: Statement) => pool.execute(s.sql, s.params as (string | number)[]);
   const latencies: number[] = [];
   const end = Date.now() + seconds * 1000;

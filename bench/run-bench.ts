@@ -1,302 +1,364 @@
 /**
- * `npm run bench`: load-tests the publication API with autocannon on a large generated archive,
- * per engine, beside a bare-driver ceiling running the same SQL in the same run, and prints a
- * markdown table of req/s, p99, server RSS and the API/ceiling ratios (copied to BENCHMARKS.md).
+ * `npm run bench`: load-tests the publication API with autocannon, per engine and fixture, each
+ * scenario (bench/scenarios.ts) beside its baseline measured in the same run: the bare driver
+ * running the same SQL with the same concurrency and no HTTP, or a bare Fastify server answering
+ * 204 (bench/bare-fastify.ts). Prints markdown tables of req/s, p99 and server RSS with the
+ * ratios to the baselines and the issue's targets (copied to BENCHMARKS.md).
  *
- *   npm run bench -- [--interviews 100000] [--seconds 10] [--connections 16] [--engines sqlite,mariadb]
+ *   npm run bench -- [--fixtures small,100k] [--engines sqlite,mariadb] [--scenarios single,page100]
+ *                    [--seconds 10] [--warmup 3] [--connections 50] [--port 3190]
+ *   npm run bench -- --soak 1000000 [--fixtures small] [--engines ...] [--samples 40]
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
  *
- * `--api work` runs the work API's benchmark instead (bench/run-work-bench.ts).
+ * Fixtures: `small` (500 interviews, two or three languages each: the database is not the
+ * bottleneck) and `100k` (100,000 interviews, ~510k rows). Each is generated once with the demo
+ * generator and reused while its size matches. `--soak N` sends N requests of the scenario mix
+ * (every selected scenario in turn on each connection) to one server and samples its RSS every
+ * N / samples requests: idle, peak and the curve. BENCH_SERVER_NODE_ARGS adds node flags to the
+ * measured server (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  *
- * The archive is generated once and reused while its size matches. Everything runs on this
- * machine: server, load generator and ceiling loop share its cores, as they would on one VM.
+ * Everything runs on this machine: server, load generator, baselines and MariaDB share its cores,
+ * as they would on one VM; the report records the load average.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
-import { TABLE_DEFS, writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
-import { mariadbSearch, sqliteSearch } from '../src/publication/db/search-sql.js';
-import {
-  backtickDialect,
-  buildCount,
-  buildSelect,
-  type Dialect,
-  doubleQuoteDialect,
-} from '../src/publication/db/sql-builder.js';
-import { parseSearchQuery } from '../src/publication/text/search-query.js';
-import { type LoopResult, mariadbCeiling, type RequestPlan, sqliteCeiling } from './ceiling.js';
+import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
+import { backtickDialect, doubleQuoteDialect } from '../src/publication/db/sql-builder.js';
+import { type LoopResult, mariadbCeiling, sqliteCeiling } from './ceiling.js';
 import { runWorkBench } from './run-work-bench.js';
+import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
+
+/** Every scenario of the run; another API's table joins here with one import and one spread. */
+const ALL_SCENARIOS: BenchScenario[] = [...v2Scenarios];
 
 const { values: args } = parseArgs({
   options: {
     api: { type: 'string', default: 'publication' },
-    only: { type: 'string', default: '' },
-    interviews: { type: 'string', default: '100000' },
-    seconds: { type: 'string' },
-    connections: { type: 'string', default: '16' },
+    fixtures: { type: 'string', default: 'small,100k' },
     engines: { type: 'string' },
+    scenarios: { type: 'string', default: '' },
+    seconds: { type: 'string' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string' },
+    port: { type: 'string', default: '3190' },
+    soak: { type: 'string', default: '0' },
+    samples: { type: 'string', default: '40' },
   },
 });
-const INTERVIEWS = Number(args.interviews);
 const SECONDS = Number(args.seconds ?? '10');
-const CONNECTIONS = Number(args.connections);
-const ENGINES = String(args.engines ?? 'sqlite,mariadb').split(',');
-const DB = 'bench_archive';
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections ?? '50');
+const ENGINES = String(args.engines ?? 'sqlite,mariadb').split(',') as Fixture['engine'][];
+const PORT = Number(args.port);
+const BARE_PORT = PORT + 1;
+const SOAK = Number(args.soak);
 const SQLITE_DIR = resolve('data/bench');
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-const PORT = 3190;
+/** The server's default pool size (DB_POOL_MAX); the MariaDB baseline uses as many connections. */
+const POOL = 10;
 const BASE = '/publication/server_api/v2';
-
-interface Scenario {
-  name: string;
-  method?: 'GET' | 'POST';
-  path: () => string;
-  body?: () => string;
-  plan: (d: Dialect, engine: string) => RequestPlan;
-}
-
-const randomId = () => 1 + Math.floor(Math.random() * INTERVIEWS);
-const interviewColumns = TABLE_DEFS.find((t) => t.name === 'interview')!.columns.map((c) => c.name);
-const pageWhere = [{ column: 'lang', op: 'eq' as const, value: 'lg-eng' }];
-const stableOrder = [
-  { column: 'section_id', desc: false },
-  { column: 'lang', desc: false },
-];
-const single = (d: Dialect) =>
-  buildSelect(d, {
-    table: 'interview',
-    columns: interviewColumns,
-    where: [{ column: 'section_id', op: 'eq', value: randomId() }],
-    orderBy: [{ column: 'lang', desc: false }],
-    limit: 1000,
-  });
-const SEARCH_WORD = 'memoria';
-const searchSql = (d: Dialect, engine: string) => {
-  const q = {
-    table: 'interview',
-    column: 'transcription',
-    columns: interviewColumns,
-    search: parseSearchQuery(SEARCH_WORD),
-    where: [{ column: 'lang', op: 'eq' as const, value: 'lg-spa' }],
-    orderBy: stableOrder,
-    limit: 21,
-    offset: 0,
-    // The server's default SEARCH_MAX_CANDIDATES, so the ceiling runs the statement the API runs.
-    maxCandidates: 1000,
-  };
-  return engine === 'sqlite' ? sqliteSearch(d, q) : mariadbSearch(d, q);
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+const FIXTURES: Record<string, { db: string; interviews: number }> = {
+  small: { db: 'bench_small', interviews: 500 },
+  '100k': { db: 'bench_archive', interviews: 100_000 },
 };
 
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'page of 100, filter + sort',
-    path: () => `${BASE}/${DB}/tables/interview/records?limit=100&filter%5Blang%5D=lg-eng&sort=-section_id`,
-    plan: (d) => ({
-      statements: () => [
-        buildSelect(d, {
-          table: 'interview',
-          columns: interviewColumns,
-          where: pageWhere,
-          orderBy: [{ column: 'section_id', desc: true }, stableOrder[1]!],
-          limit: 101,
-        }),
-      ],
-    }),
-  },
-  {
-    name: 'single record',
-    path: () => `${BASE}/${DB}/tables/interview/records/${randomId()}`,
-    plan: (d) => ({ statements: () => [single(d)] }),
-  },
-  {
-    name: 'count (limit=0&count=true)',
-    path: () => `${BASE}/${DB}/tables/interview/records?limit=0&count=true&filter%5Blang%5D=lg-eng`,
-    plan: (d) => ({ statements: () => [buildCount(d, { table: 'interview', where: pageWhere })] }),
-  },
-  {
-    name: `search "${SEARCH_WORD}", 20 rows with highlighting`,
-    path: () => `${BASE}/${DB}/tables/interview/search?q=${SEARCH_WORD}&lang=lg-spa&limit=20`,
-    plan: (d, engine) => ({ statements: () => [searchSql(d, engine)] }),
-  },
-  {
-    name: 'page of 100 resolving one relation column',
-    path: () =>
-      `${BASE}/${DB}/tables/interview/records?limit=100&lang=lg-eng&offset=${randomId() % 1000}&resolve_relations=${encodeURIComponent('{"informant":"informant"}')}`,
-    plan: (d) => ({
-      statements: () => {
-        const offset = randomId() % 1000;
-        const ids = Array.from(
-          { length: 150 },
-          (_, i) => 1 + ((offset * 2 + i) % Math.max(1, Math.floor(INTERVIEWS * 0.8))),
-        );
-        return [
-          buildSelect(d, {
-            table: 'interview',
-            columns: interviewColumns,
-            where: pageWhere,
-            orderBy: stableOrder,
-            limit: 101,
-            offset,
-          }),
-          buildSelect(d, {
-            table: 'informant',
-            columns: TABLE_DEFS.find((t) => t.name === 'informant')!.columns.map((c) => c.name),
-            where: [{ column: 'section_id', op: 'in', value: ids }],
-            orderBy: [],
-          }),
-        ];
-      },
-    }),
-  },
-  {
-    name: 'batch of 10 single records',
-    method: 'POST',
-    path: () => `${BASE}/batch`,
-    body: () =>
-      JSON.stringify({
-        queries: Array.from({ length: 10 }, (_, i) => ({
-          id: `q${i}`,
-          path: `/${DB}/tables/interview/records/${randomId()}`,
-        })),
-      }),
-    plan: (d) => ({ statements: () => Array.from({ length: 10 }, () => single(d)), parallel: true }),
-  },
-];
+function selectedScenarios(): BenchScenario[] {
+  const ids = String(args.scenarios)
+    .split(',')
+    .filter((s) => s !== '');
+  for (const id of ids) {
+    if (!ALL_SCENARIOS.some((s) => s.id === id)) {
+      throw new Error(`--scenarios: unknown "${id}"; known: ${ALL_SCENARIOS.map((s) => s.id).join(', ')}`);
+    }
+  }
+  return ids.length === 0 ? ALL_SCENARIOS : ALL_SCENARIOS.filter((s) => ids.includes(s.id));
+}
 
-async function ensureArchive(engine: string): Promise<void> {
-  if (engine === 'sqlite') {
-    const file = join(SQLITE_DIR, `${DB}.sqlite`);
+function fixtureOf(name: string, engine: Fixture['engine']): Fixture {
+  const def = FIXTURES[name];
+  if (!def) throw new Error(`--fixtures: unknown "${name}"; known: ${Object.keys(FIXTURES).join(', ')}`);
+  return { name, ...def, engine, base: BASE, randomId: () => 1 + Math.floor(Math.random() * def.interviews) };
+}
+
+async function ensureArchive(f: Fixture): Promise<void> {
+  if (f.engine === 'sqlite') {
+    const file = join(SQLITE_DIR, `${f.db}.sqlite`);
     if (existsSync(file)) {
       const db = new Database(file, { readonly: true });
       const max = (db.prepare('SELECT max(section_id) AS n FROM interview').get() as { n: number }).n;
       db.close();
-      if (max === INTERVIEWS) return;
+      if (max === f.interviews) return;
     }
     mkdirSync(SQLITE_DIR, { recursive: true });
-    console.error(`generating ${INTERVIEWS} interviews into ${file}`);
-    await writeSqliteDemo(file, { interviews: INTERVIEWS, seed: 1 }, (d, t) =>
+    console.error(`generating ${f.interviews} interviews into ${file}`);
+    await writeSqliteDemo(file, { interviews: f.interviews, seed: 1 }, (d, t) =>
       process.stderr.write(`\r${d}/${t}`),
     );
   } else {
     const conn = await mysql.createConnection(MARIADB);
     try {
-      const [rows] = await conn.query(`SELECT max(section_id) AS n FROM \`${DB}\`.interview`);
-      if ((rows as { n: number }[])[0]?.n === INTERVIEWS) return;
+      const [rows] = await conn.query(`SELECT max(section_id) AS n FROM \`${f.db}\`.interview`);
+      if ((rows as { n: number }[])[0]?.n === f.interviews) return;
     } catch {
       // not there yet
     } finally {
       await conn.end();
     }
-    console.error(`generating ${INTERVIEWS} interviews into MariaDB ${DB}`);
-    await writeMariadbDemo(MARIADB, DB, { interviews: INTERVIEWS, seed: 1 }, (d, t) =>
+    console.error(`generating ${f.interviews} interviews into MariaDB ${f.db}`);
+    await writeMariadbDemo(MARIADB, f.db, { interviews: f.interviews, seed: 1 }, (d, t) =>
       process.stderr.write(`\r${d}/${t}`),
     );
   }
   process.stderr.write('\n');
 }
 
-async function startServer(engine: string): Promise<ChildProcess> {
-  const env = {
+async function spawnReady(args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolveReady, reject) => {
+    child.stdout!.on('data', (b: Buffer) => {
+      if (b.toString().includes('listening')) resolveReady();
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+  return child;
+}
+
+function startServer(f: Fixture): Promise<ChildProcess> {
+  return spawnReady([...SERVER_NODE_ARGS, 'dist/src/publication/main.js'], {
     ...process.env,
     PORT: String(PORT),
     LOG_LEVEL: 'warn',
-    RATE_LIMIT_RPM: '1000000', // a load test is one client far above any sane per-client limit
-    DB_NAMES: DB,
-    ...(engine === 'sqlite'
+    RATE_LIMIT_RPM: '1000000', // the maximum: a load test is one client far above any sane per-client limit
+    DB_NAMES: f.db,
+    ...(f.engine === 'sqlite'
       ? { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: SQLITE_DIR }
       : {
           DB_DRIVER: 'mariadb',
           DB_HOST: MARIADB.host,
           DB_USER: MARIADB.user,
           DB_PASSWORD: MARIADB.password,
-          DB_POOL_MAX: '16',
         }),
-  };
-  const child = spawn(process.execPath, ['dist/src/publication/main.js'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolveReady, reject) => {
-    child.stdout!.on('data', (b: Buffer) => {
-      if (b.toString().includes('listening')) resolveReady();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return child;
 }
 
-function rssMb(pid: number): number {
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Current (VmRSS) and peak (VmHWM) resident set of a process, in MB. */
+function rss(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  return { now: mb('VmRSS'), peak: mb('VmHWM') };
 }
 
-async function loadTest(
-  sc: Pick<Scenario, 'path' | 'method' | 'body'>,
-): Promise<LoopResult & { errors: number }> {
+/** Starts a new peak (VmHWM) measurement for the process (Linux: clear_refs 5). */
+function resetPeak(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux, or not allowed: peaks are then cumulative
+  }
+}
+
+interface Measured extends LoopResult {
+  errors: number;
+}
+
+/** One autocannon request of a scenario: a new path (and body) for every request sent. */
+function requestOf(sc: BenchScenario, f: Fixture): autocannon.Request {
+  return {
+    method: sc.method ?? 'GET',
+    headers: sc.body ? { 'content-type': 'application/json' } : {},
+    setupRequest: (req) => ({ ...req, path: sc.path(f), ...(sc.body ? { body: sc.body(f) } : {}) }),
+  };
+}
+
+/**
+ * One request of the scenario before it is measured: a refusal (or a batch whose queries are
+ * refused, which still answers 200) would otherwise be measured as a fast success.
+ */
+async function checkAnswers(port: number, sc: BenchScenario, f: Fixture): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}${sc.path(f)}`, {
+    method: sc.method ?? 'GET',
+    headers: sc.body ? { 'content-type': 'application/json' } : {},
+    body: sc.body?.(f),
+  });
+  const text = await res.text();
+  const results = res.headers.get('content-type')?.includes('json')
+    ? (JSON.parse(text) as { results?: { status: number }[] }).results
+    : undefined;
+  if (res.status >= 300 || results?.some((r) => r.status >= 300)) {
+    throw new Error(`scenario ${sc.id} answers ${res.status}: ${text.slice(0, 500)}`);
+  }
+}
+
+async function loadTest(port: number, sc: BenchScenario, f: Fixture, seconds: number): Promise<Measured> {
   const result = await autocannon({
-    url: `http://127.0.0.1:${PORT}`,
+    url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        method: sc.method ?? 'GET',
-        headers: sc.body ? { 'content-type': 'application/json' } : {},
-        setupRequest: (req) => ({ ...req, path: sc.path(), ...(sc.body ? { body: sc.body() } : {}) }),
-      },
-    ],
+    duration: seconds,
+    requests: [requestOf(sc, f)],
   });
   return {
     requestsPerSec: result.requests.average,
     p99Ms: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    errors: result.errors + result.non2xx + result.timeouts,
   };
 }
 
-async function main(): Promise<void> {
-  const lines = [
-    `Archive: ${INTERVIEWS} interviews; ${SECONDS}s per measurement; ${CONNECTIONS} connections; ${new Date().toISOString()}`,
-    '',
-    '| engine | scenario | API req/s | API p99 ms | ceiling req/s | ceiling p99 ms | req/s ratio | p99 ratio | server peak RSS MB | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const engine of ENGINES) {
-    await ensureArchive(engine);
-    const server = await startServer(engine);
+async function sqlBaseline(sc: BenchScenario, f: Fixture): Promise<LoopResult> {
+  if (sc.baseline === 'bare-fastify') throw new Error('not an SQL baseline');
+  if (f.engine === 'sqlite') {
+    return sqliteCeiling(join(SQLITE_DIR, `${f.db}.sqlite`), sc.baseline.sql(doubleQuoteDialect, f), SECONDS);
+  }
+  return mariadbCeiling(
+    { ...MARIADB, database: f.db },
+    sc.baseline.sql(backtickDialect, f),
+    CONNECTIONS,
+    SECONDS,
+    POOL,
+  );
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/** One engine and fixture: bare Fastify first, then the server with every scenario. */
+async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[]): Promise<void> {
+  await ensureArchive(f);
+  const out = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  let bare: (Measured & { peakMb: number }) | undefined;
+  if (scenarios.some((s) => s.baseline === 'bare-fastify')) {
+    const child = await spawnReady(['dist/bench/bare-fastify.js', String(BARE_PORT)], process.env);
     try {
-      // The HTTP floor: what this machine serves with no database work at all (204 favicon).
-      const floor = await loadTest({ path: () => `${BASE}/favicon.ico` });
-      const floorRow = `| ${engine} | HTTP floor (204, no database) | ${floor.requestsPerSec.toFixed(0)} | ${floor.p99Ms.toFixed(1)} | | | | | ${rssMb(server.pid!)} | ${floor.errors} |`;
-      console.log(floorRow);
-      lines.push(floorRow);
-      for (const sc of SCENARIOS.filter((x) => !args.only || x.name.includes(String(args.only)))) {
-        await loadTest(sc); // warm-up: schema cache, prepared statements, page cache
-        const api = await loadTest(sc);
-        const rss = rssMb(server.pid!);
-        const ceiling =
-          engine === 'sqlite'
-            ? sqliteCeiling(join(SQLITE_DIR, `${DB}.sqlite`), sc.plan(doubleQuoteDialect, engine), SECONDS)
-            : await mariadbCeiling(
-                { ...MARIADB, database: DB },
-                sc.plan(backtickDialect, engine),
-                CONNECTIONS,
-                SECONDS,
-              );
-        const row = `| ${engine} | ${sc.name} | ${api.requestsPerSec.toFixed(0)} | ${api.p99Ms.toFixed(1)} | ${ceiling.requestsPerSec.toFixed(0)} | ${ceiling.p99Ms.toFixed(1)} | ${(api.requestsPerSec / ceiling.requestsPerSec).toFixed(2)} | ${(api.p99Ms / Math.max(ceiling.p99Ms, 0.01)).toFixed(2)} | ${rss} | ${api.errors} |`;
-        console.log(row);
-        lines.push(row);
-      }
+      const favicon: BenchScenario = {
+        id: 'bare',
+        label: '',
+        path: () => '/favicon.ico',
+        baseline: 'bare-fastify',
+      };
+      await loadTest(BARE_PORT, favicon, f, WARMUP);
+      resetPeak(child.pid!);
+      bare = { ...(await loadTest(BARE_PORT, favicon, f, SECONDS)), peakMb: rss(child.pid!).peak };
     } finally {
-      server.kill('SIGTERM');
+      await stop(child);
     }
   }
+  const server = await startServer(f);
+  try {
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = rss(server.pid!).now;
+    let peak = idle;
+    for (const sc of scenarios) {
+      await checkAnswers(PORT, sc, f);
+      if (WARMUP > 0) await loadTest(PORT, sc, f, WARMUP); // schema cache, prepared statements, page cache
+      resetPeak(server.pid!);
+      const api = await loadTest(PORT, sc, f, SECONDS);
+      const mem = rss(server.pid!);
+      peak = Math.max(peak, mem.peak);
+      const base = sc.baseline === 'bare-fastify' ? bare! : await sqlBaseline(sc, f);
+      const ratio = api.requestsPerSec / base.requestsPerSec;
+      const verdict = sc.target === undefined ? '' : `${sc.target} ${ratio >= sc.target ? 'met' : 'MISSED'}`;
+      const baseName = sc.baseline === 'bare-fastify' ? 'bare Fastify 204' : 'SQL';
+      out(
+        `| ${f.engine} | ${f.name} | ${sc.id} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baseName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(ratio, 2)} | ${verdict} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${mem.peak} | ${api.errors} |`,
+      );
+    }
+    peak = Math.max(peak, rss(server.pid!).peak);
+    out(
+      `| ${f.engine} | ${f.name} | server RSS MB: idle ${idle}, peak ${peak}${bare ? `; bare Fastify peak ${bare.peakMb} (peak ratio ${fmt(peak / bare.peakMb, 1)})` : ''} | | | | | | | | | | |`,
+    );
+  } finally {
+    await stop(server);
+  }
+}
+
+async function bench(): Promise<void> {
+  const scenarios = selectedScenarios();
+  const lines = [
+    `${new Date().toISOString()}; ${SECONDS}s per measurement after ${WARMUP}s of warm-up; ${CONNECTIONS} connections; load average at start ${load()}`,
+    '',
+    '| engine | fixture | scenario | API req/s | API p99 ms | baseline | baseline req/s | baseline p99 ms | req/s ratio | target | p99 ratio | server peak RSS MB | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const engine of ENGINES) {
+    for (const name of String(args.fixtures).split(',')) {
+      await runBlock(fixtureOf(name, engine), scenarios, lines);
+    }
+  }
+  lines.push('', `Load average at the end: ${load()}`);
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.md', `${lines.join('\n')}\n`);
   console.log(`\n${lines.join('\n')}`);
+}
+
+/** `--soak N`: N requests of the mix against one server per engine; the RSS curve. */
+async function soak(): Promise<void> {
+  const scenarios = selectedScenarios();
+  const samples = Number(args.samples);
+  const every = Math.max(1, Math.floor(SOAK / samples));
+  const lines = [
+    `Soak: ${SOAK} requests of the mix (${scenarios.map((s) => s.id).join(', ')}), ${CONNECTIONS} connections; ${new Date().toISOString()}; load average ${load()}`,
+  ];
+  for (const engine of ENGINES) {
+    for (const name of String(args.fixtures).split(',')) {
+      const f = fixtureOf(name, engine);
+      await ensureArchive(f);
+      const server = await startServer(f);
+      try {
+        await new Promise((r) => setTimeout(r, 1000));
+        const idle = rss(server.pid!).now;
+        for (const sc of scenarios) await checkAnswers(PORT, sc, f);
+        const curve: string[] = [];
+        let done = 0;
+        const started = Date.now();
+        const result = await new Promise<autocannon.Result>((resolveRun, reject) => {
+          const instance = autocannon(
+            {
+              url: `http://127.0.0.1:${PORT}`,
+              connections: CONNECTIONS,
+              amount: SOAK,
+              timeout: 30,
+              requests: scenarios.map((sc) => requestOf(sc, f)),
+            },
+            (err, res) => (err ? reject(err) : resolveRun(res)),
+          );
+          instance.on('response', () => {
+            done++;
+            if (done % every === 0) curve.push(`${done}:${rss(server.pid!).now}`);
+          });
+        });
+        const mem = rss(server.pid!);
+        const seconds = (Date.now() - started) / 1000;
+        const line = `${engine} ${name}: idle ${idle} MB, peak ${mem.peak} MB, end ${mem.now} MB; ${result.requests.total} requests in ${fmt(seconds)} s, errors ${result.errors + result.non2xx + result.timeouts}; RSS MB every ${every} requests: ${curve.join(' ')}`;
+        console.log(line);
+        lines.push('', line);
+      } finally {
+        await stop(server);
+      }
+    }
+  }
+  lines.push('', `Load average at the end: ${load()}`);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/soak-latest.md', `${lines.join('\n')}\n`);
 }
 
 const run =
@@ -304,11 +366,13 @@ const run =
     ? () =>
         runWorkBench({
           seconds: Number(args.seconds ?? '5'),
-          connections: CONNECTIONS,
+          connections: Number(args.connections ?? '16'),
           engines: String(args.engines ?? 'pglite,postgres').split(','),
         })
     : args.api === 'publication'
-      ? main
+      ? SOAK > 0
+        ? soak
+        : bench
       : () => Promise.reject(new Error(`--api must be publication or work, got ${args.api}`));
 
 run().catch((err) => {

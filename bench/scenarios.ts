@@ -1,0 +1,209 @@
+/**
+ * The publication benchmark's scenarios, as data: one object per request shape, with the
+ * baseline it is measured against and, where the issue sets one, the target ratio.
+ *
+ * Another API's scenarios (for example the legacy v1 API) live in their own file exporting a
+ * `BenchScenario[]` and join the run with one import in run-bench.ts (see ALL_SCENARIOS there).
+ * A scenario only needs a name, a path (and a body for POST) and a baseline: `{ sql }` to compare
+ * with the bare driver running the same statements, or `'bare-fastify'` to compare with a bare
+ * Fastify 204 route.
+ */
+import { TABLE_DEFS } from '../src/demo/index.js';
+import { mariadbSearch, sqliteSearch } from '../src/publication/db/search-sql.js';
+import { buildSelect, type Dialect } from '../src/publication/db/sql-builder.js';
+import { parseSearchQuery } from '../src/publication/text/search-query.js';
+import type { RequestPlan } from './ceiling.js';
+
+/** The archive a scenario runs against (one database of one engine). */
+export interface Fixture {
+  /** Label in the report: `small` or `100k`. */
+  name: string;
+  /** Database name, the `{db}` of the API paths. */
+  db: string;
+  interviews: number;
+  engine: 'sqlite' | 'mariadb';
+  /** The API's base path, e.g. /publication/server_api/v2 (v1 scenarios build their own). */
+  base: string;
+  /** A random existing interview section_id. */
+  randomId(): number;
+}
+
+export type Baseline =
+  /** The same statements on the bare driver; `parallel` when the API runs them concurrently. */
+  | { sql: (d: Dialect, f: Fixture) => RequestPlan }
+  /** A bare Fastify server answering 204 on one route, measured in the same run. */
+  | 'bare-fastify';
+
+export interface BenchScenario {
+  /** Short unique id, used by `--scenarios` and in the report. */
+  id: string;
+  /** What the request does, in words. */
+  label: string;
+  method?: 'GET' | 'POST';
+  path: (f: Fixture) => string;
+  body?: (f: Fixture) => string;
+  baseline: Baseline;
+  /** The issue's target for API req/s / baseline req/s, when it sets one. */
+  target?: number;
+}
+
+const interviewColumns = TABLE_DEFS.find((t) => t.name === 'interview')!.columns.map((c) => c.name);
+const informantColumns = TABLE_DEFS.find((t) => t.name === 'informant')!.columns.map((c) => c.name);
+const eng = [{ column: 'lang', op: 'eq' as const, value: 'lg-eng' }];
+const stableOrder = [
+  { column: 'section_id', desc: false },
+  { column: 'lang', desc: false },
+];
+const SEARCH_WORD = 'memoria';
+/** Offsets of the list scenarios stay inside the English rows of the smallest fixture. */
+const offsetIn = (f: Fixture) => f.randomId() % Math.min(1000, Math.floor(f.interviews * 0.5));
+const listOf10 = (f: Fixture) => ({
+  path: `/${f.db}/tables/interview/records`,
+  params: { limit: 10, offset: offsetIn(f), 'filter[lang]': 'lg-eng', sort: 'section_id' },
+});
+
+export const v2Scenarios: BenchScenario[] = [
+  {
+    id: 'single',
+    label: 'single record (every language)',
+    path: (f) => `${f.base}/${f.db}/tables/interview/records/${f.randomId()}`,
+    baseline: {
+      sql: (d, f) => ({
+        statements: () => [
+          buildSelect(d, {
+            table: 'interview',
+            columns: interviewColumns,
+            where: [{ column: 'section_id', op: 'eq', value: f.randomId() }],
+            orderBy: [{ column: 'lang', desc: false }],
+            limit: 1000,
+          }),
+        ],
+      }),
+    },
+    target: 0.55,
+  },
+  {
+    id: 'page100',
+    label: 'page of 100, filter + sort',
+    path: (f) =>
+      `${f.base}/${f.db}/tables/interview/records?limit=100&filter%5Blang%5D=lg-eng&sort=-section_id`,
+    baseline: {
+      sql: (d) => ({
+        statements: () => [
+          buildSelect(d, {
+            table: 'interview',
+            columns: interviewColumns,
+            where: eng,
+            orderBy: [{ column: 'section_id', desc: true }, stableOrder[1]!],
+            limit: 101,
+          }),
+        ],
+      }),
+    },
+    target: 0.6,
+  },
+  {
+    id: 'search',
+    label: `search "${SEARCH_WORD}", 20 rows with highlighted fragments`,
+    path: (f) => `${f.base}/${f.db}/tables/interview/search?q=${SEARCH_WORD}&lang=lg-spa&limit=20`,
+    baseline: {
+      sql: (d, f) => {
+        const q = {
+          table: 'interview',
+          column: 'transcription',
+          columns: interviewColumns,
+          search: parseSearchQuery(SEARCH_WORD),
+          where: [{ column: 'lang', op: 'eq' as const, value: 'lg-spa' }],
+          orderBy: stableOrder,
+          limit: 21,
+          offset: 0,
+          // The server's default SEARCH_MAX_CANDIDATES, so the baseline runs the API's statement.
+          maxCandidates: 1000,
+        };
+        const statement = f.engine === 'sqlite' ? sqliteSearch(d, q) : mariadbSearch(d, q);
+        return { statements: () => [statement] };
+      },
+    },
+    target: 0.8,
+  },
+  {
+    id: 'relation',
+    label: 'page of 100 resolving one relation column',
+    path: (f) =>
+      `${f.base}/${f.db}/tables/interview/records?limit=100&lang=lg-eng&offset=${offsetIn(f)}&resolve_relations=${encodeURIComponent('{"informant":"informant"}')}`,
+    baseline: {
+      sql: (d, f) => ({
+        statements: () => {
+          const offset = offsetIn(f);
+          // About the informants a page of 100 interviews points at (1.5 per interview).
+          const ids = Array.from(
+            { length: 150 },
+            (_, i) => 1 + ((offset * 2 + i) % Math.floor(f.interviews * 0.8)),
+          );
+          return [
+            buildSelect(d, {
+              table: 'interview',
+              columns: interviewColumns,
+              where: eng,
+              orderBy: stableOrder,
+              limit: 101,
+              offset,
+            }),
+            buildSelect(d, {
+              table: 'informant',
+              columns: informantColumns,
+              where: [{ column: 'section_id', op: 'in', value: ids }],
+              orderBy: [],
+            }),
+          ];
+        },
+      }),
+    },
+  },
+  {
+    id: 'batch10',
+    label: 'batch of 10 list queries (10 rows each)',
+    method: 'POST',
+    path: (f) => `${f.base}/batch`,
+    body: (f) =>
+      JSON.stringify({
+        queries: Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, ...listOf10(f) })),
+      }),
+    baseline: {
+      sql: (d, f) => ({
+        statements: () =>
+          Array.from({ length: 10 }, () =>
+            buildSelect(d, {
+              table: 'interview',
+              columns: interviewColumns,
+              where: eng,
+              orderBy: stableOrder,
+              limit: 11,
+              offset: offsetIn(f),
+            }),
+          ),
+        parallel: true,
+      }),
+    },
+    target: 0.7,
+  },
+  {
+    id: 'index',
+    label: 'index `/`',
+    path: (f) => `${f.base}/`,
+    baseline: 'bare-fastify',
+  },
+  {
+    id: 'health',
+    label: '/health (pings the database)',
+    path: (f) => `${f.base}/health`,
+    baseline: 'bare-fastify',
+  },
+  {
+    id: 'favicon',
+    label: 'a 204 route (favicon)',
+    path: (f) => `${f.base}/favicon.ico`,
+    baseline: 'bare-fastify',
+    target: 0.5,
+  },
+];
