@@ -329,6 +329,9 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
         component_tipo: 'oh16',
         date: work.clock.now().toISOString(),
         expires_at: new Date(work.clock.now().getTime() + LOCK_TTL_MS).toISOString(),
+        section_label: 'Interviews',
+        component_label: 'Title',
+        component_model: 'component_input_text',
       },
     ]);
 

@@ -3,13 +3,15 @@
  * `options.fn_action`:
  * - `get_active_users`: the live component locks, oldest first, as an array of
  *   `{user_id, username, full_username, section_tipo, section_id, component_tipo, date,
- *   expires_at}` (`date`: since when, ISO 8601).
+ *   expires_at, section_label, component_label, component_model}` (`date`: since when, ISO 8601;
+ *   labels in the session's interface language).
  * - `force_unlock_all_components`: global admin only; releases every lock, or only those of
  *   `options.user_id`; answers `{removed}` and writes an activity row in the same transaction.
  * Any other fn_action is a 400 `maintenance.invalid_fn_action`. Like the whole maintenance API,
  * it needs access to the maintenance area dd88.
  */
 import { assertGlobalAdmin } from '../../auth/permissions.js';
+import { DEFAULT_LANG, labelOf } from '../../context/element-context.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { activeLocks, releaseAllLocks, releaseUserLocks } from '../../locks/component-locks.js';
@@ -36,7 +38,23 @@ export const lockComponentsActionsAction: ActionDefinition = {
     const access = await callerAccess(ctx);
     assertMaintenanceAccess(access);
 
-    if (fnAction === 'get_active_users') return { data: await activeLocks(ctx.db, ctx.now) };
+    if (fnAction === 'get_active_users') {
+      // Labels in the session's language, as upstream adds them, so a list names what is held.
+      const lang = ctx.session!.applicationLang ?? DEFAULT_LANG;
+      const label = (tipo: string) => {
+        const node = ctx.ontology.node(tipo);
+        return node ? labelOf(node, lang) : tipo;
+      };
+      const locks = await activeLocks(ctx.db, ctx.now);
+      return {
+        data: locks.map((l) => ({
+          ...l,
+          section_label: label(l.section_tipo),
+          component_label: label(l.component_tipo),
+          component_model: ctx.ontology.node(l.component_tipo)?.model ?? null,
+        })),
+      };
+    }
 
     if (fnAction === 'force_unlock_all_components') {
       assertGlobalAdmin(access);
