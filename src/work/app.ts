@@ -59,8 +59,14 @@ function isConcurrencyAbort(err: unknown): boolean {
   return typeof code === 'string' && CONCURRENCY_ABORTS.has(code);
 }
 
-function sendError(reply: FastifyReply, code: ErrorCode, message?: string, csrfToken?: string) {
-  const { status, body } = errorEnvelope(reply.request.id, code, message, { csrf_token: csrfToken });
+function sendError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message?: string,
+  csrfToken?: string,
+  details?: Record<string, unknown>,
+) {
+  const { status, body } = errorEnvelope(reply.request.id, code, message, { csrf_token: csrfToken }, details);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -174,7 +180,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       if (!(err instanceof WorkError)) throw err;
       applyCookie(undefined);
       if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
-      return sendError(reply, err.code, err.message, session?.csrfToken);
+      return sendError(reply, err.code, err.message, session?.csrfToken, err.details);
     }
   });
 

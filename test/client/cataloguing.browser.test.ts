@@ -574,13 +574,25 @@ for (const engine of workEngineCases()) {
                     error: {
                       code: 'record.in_use',
                       category: 'conflict',
-                      message: 'Maria López is editing this field since 10:02',
+                      message:
+                        'Maria López (maria) has been editing this component since 2026-11-24T10:02:00.000Z',
                       label_key: 'error_record_in_use',
                       retryable: true,
+                      details: {
+                        section_tipo: 'oh1',
+                        section_id: id,
+                        component_tipo: 'oh14',
+                        holder: {
+                          user_id: 2,
+                          username: 'maria',
+                          full_username: 'Maria López',
+                          since: '2026-11-24T10:02:00.000Z',
+                        },
+                      },
                     },
                   },
                 }
-              : { status: 200, body: { ok: true, data: true } };
+              : { status: 200, body: { ok: true, data: { released: 1 }, in_use: false } };
           }
           if (rqo.dd_api !== 'dd_area_maintenance_api') return undefined;
           if (rqo.action === 'get_widget_value') {
@@ -615,11 +627,13 @@ for (const engine of workEngineCases()) {
                 data: [
                   {
                     user_id: 2,
+                    username: 'maria',
                     full_username: 'Maria López',
                     section_tipo: 'oh1',
                     section_id: id,
                     component_tipo: 'oh14',
-                    date: '2026-11-24 10:02:00',
+                    date: '2026-11-24T10:02:00.000Z',
+                    expires_at: '2026-11-24T10:04:30.000Z',
                   },
                 ],
               },
@@ -648,7 +662,11 @@ for (const engine of workEngineCases()) {
         await page.goto(`${originOf(s)}/#/edit/oh1/${id}`);
         const code = field(page, 'component-input-text', 'Code');
         await code.getByRole('textbox').focus();
-        await code.getByRole('note').getByText('Maria López is editing this field since 10:02').waitFor();
+        // The sentence is built from error.details.holder, the time in the reader's clock.
+        await code
+          .getByRole('note')
+          .getByText(/^Maria López \(maria\) is editing this field since \d\d:\d\d/)
+          .waitFor();
         expect(await code.getByRole('textbox').getAttribute('readonly')).not.toBeNull();
         expect(seen).toContainEqual(
           expect.objectContaining({
@@ -917,17 +935,8 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
-      'two users see a component lock (skipped while the server takes no locks)',
-      async (t) => {
-        const probe = await api.post({
-          dd_api: 'dd_utils_api',
-          action: 'update_lock_components_state',
-          options: { section_tipo: 'oh1', section_id: 1, component_tipo: 'oh14', action: 'blur' },
-        });
-        if (probe.body.error?.code === 'request.unknown_action') {
-          t.skip('dd_utils_api.update_lock_components_state is not registered on this server yet (issue 10)');
-          return;
-        }
+      'two users see a component lock; the maintenance page lists and releases it',
+      async () => {
         await api.login('root', TEST_ROOT_PASSWORD); // the clock moved past its session
         // A second user with the Admin profile (a user's own locks never block them).
         const user = await api.post({ action: 'create', source: { section_tipo: 'dd128' } });
@@ -965,7 +974,10 @@ for (const engine of workEngineCases()) {
         // The second user sees it held by root, read-only.
         const theirs = field(other, 'component-input-text', 'Code');
         await theirs.getByRole('textbox').focus();
-        await theirs.getByRole('note').getByText(/root/i).waitFor();
+        await theirs
+          .getByRole('note')
+          .getByText(/^Root \(root\) is editing this field since \d\d:\d\d/)
+          .waitFor();
         expect(await theirs.getByRole('textbox').getAttribute('readonly')).not.toBeNull();
         await screenshot(other, 'lock-held');
         // Root leaves the field; the second user's next focus takes the lock and may edit.
@@ -976,6 +988,23 @@ for (const engine of workEngineCases()) {
         await theirs.getByRole('textbox').focus();
         await theirs.getByRole('note').waitFor({ state: 'detached' });
         expect(await theirs.getByRole('textbox').getAttribute('readonly')).toBeNull();
+
+        // Root's maintenance page lists the second user's lock (the real lock_components_actions)
+        // and releases it; the list then says nobody is editing.
+        await page.getByRole('link', { name: 'Maintenance' }).click();
+        const locks = page.getByRole('region', { name: 'Fields being edited (locks)' });
+        await locks.getByRole('cell', { name: 'second' }).waitFor();
+        await locks.getByRole('cell', { name: /^Code oh14$/ }).waitFor();
+        await screenshot(page, 'maintenance-locks');
+        await locks.getByRole('button', { name: 'Release every lock' }).click();
+        await page.getByText('Every component lock was released.').waitFor();
+        await locks.getByText('Nobody is editing a field now.').waitFor();
+        const listed = await api.post({
+          dd_api: 'dd_area_maintenance_api',
+          action: 'lock_components_actions',
+          options: { fn_action: 'get_active_users' },
+        });
+        expect(listed.body.data).toEqual([]);
         await second.close();
       },
       60_000,

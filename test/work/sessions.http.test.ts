@@ -279,7 +279,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     expect(menuTipos).not.toContain('oh14'); // components are not menu entries
     expect(edit.body.environment).toEqual({
       page_globals: expect.objectContaining({ is_logged: true }),
-      plain_vars: expect.objectContaining({ DEDALO_LOCK_COMPONENTS: false }),
+      plain_vars: expect.objectContaining({ DEDALO_LOCK_COMPONENTS: true }),
       get_label: {},
     });
 

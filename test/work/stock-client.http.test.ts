@@ -2,8 +2,7 @@
  * A cataloguer's day as the stock Dédalo browser client sends it (STOCK-CLIENT-SHAPES.md steps
  * 1-22, the request bodies as written there), replayed in order against the real server on
  * PGlite and PostgreSQL, asserting what the client reads from each answer. Steps 17-18 (component
- * locks) are not sent: `plain_vars.DEDALO_LOCK_COMPONENTS` is false until locks exist, and the
- * client then never sends them.
+ * locks) are sent because `plain_vars.DEDALO_LOCK_COMPONENTS` is true.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workEngineCases } from '../helpers/work-engines.js';
@@ -138,7 +137,7 @@ describe.each(workEngineCases())("the stock client's day ($engine)", (engine) =>
     const env = started.body.environment;
     expect(env.page_globals.dedalo_application_langs).toContainEqual({ label: 'English', value: 'lg-eng' });
     expect(env.page_globals.dedalo_projects_default_langs.length).toBeGreaterThan(0);
-    expect(env.plain_vars.DEDALO_LOCK_COMPONENTS).toBe(false);
+    expect(env.plain_vars.DEDALO_LOCK_COMPONENTS).toBe(true);
   });
 
   it('4. creates a record (the New button)', async () => {
@@ -505,6 +504,40 @@ describe.each(workEngineCases())("the stock client's day ($engine)", (engine) =>
         .data.filter((el: Any) => el.tipo === 'dd197')
         .every((el: Any) => el.entries[0].section_id === -1),
     ).toBe(true);
+  });
+
+  it('17-18. takes the lock of a field on focus, releases it on blur and on navigation', async () => {
+    const lockCall = (options: Record<string, unknown>) =>
+      post({
+        dd_api: 'dd_utils_api',
+        action: 'update_lock_components_state',
+        prevent_lock: true,
+        options,
+      });
+    const focus = await lockCall({
+      component_tipo: 'oh16',
+      section_tipo: 'oh1',
+      section_id: id,
+      action: 'focus',
+    });
+    expect(focus.status, JSON.stringify(focus.body)).toBe(200);
+    // The client reads the extension key in_use (true would disable the field and show a modal).
+    expect(focus.body.in_use).toBe(false);
+    const blur = await lockCall({
+      component_tipo: 'oh16',
+      section_tipo: 'oh1',
+      section_id: id,
+      action: 'blur',
+    });
+    expect(blur.status).toBe(200);
+    expect(blur.body.in_use).toBe(false);
+    const leave = await lockCall({
+      component_tipo: null,
+      section_tipo: 'oh1',
+      section_id: null,
+      action: 'delete_user_section_locks',
+    });
+    expect(leave.status, JSON.stringify(leave.body)).toBe(200);
   });
 
   it('19-20. deletes the duplicate (delete_data) and the record (delete_record)', async () => {

@@ -33,6 +33,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly retryable = false,
     readonly retryAfterSeconds?: number,
+    /** The refusal's `error.details` (for `record.in_use`: the lock's holder). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -183,6 +185,7 @@ export class RqoClient {
       answer.status,
       error.retryable,
       retryAfter,
+      error.details,
     );
   }
 }

@@ -199,6 +199,25 @@ export class DdMaintenance extends LitElement {
     </table>`;
   }
 
+  /** get_active_users rows: who holds which field of which record, since when, until when. */
+  private renderLocks(rows: Row[]) {
+    if (rows.length === 0) return html`<p class="muted">Nobody is editing a field now.</p>`;
+    const time = (v: unknown) => {
+      const d = typeof v === 'string' ? new Date(v) : undefined;
+      return d && !Number.isNaN(d.getTime()) ? d.toLocaleString() : plainValue(v);
+    };
+    return html`<table>
+      <thead><tr><th scope="col">User</th><th scope="col">Record</th><th scope="col">Field</th><th scope="col">Since</th><th scope="col">Lapses at</th></tr></thead>
+      <tbody>${rows.map((r) => {
+        const who = r.full_username ?? r.username ?? `user ${plainValue(r.user_id)}`;
+        const record = `${plainValue(r.section_label ?? r.section_tipo)} ${plainValue(r.section_id)}`;
+        return html`<tr><td>${plainValue(who)}${r.username && r.full_username ? html` <span class="muted">${plainValue(r.username)}</span>` : ''}</td>
+          <td><a href="#/edit/${plainValue(r.section_tipo)}/${plainValue(r.section_id)}">${record}</a></td>
+          <td>${plainValue(r.component_label ?? r.component_tipo)} <span class="muted">${plainValue(r.component_tipo)}</span></td>
+          <td>${time(r.date)}</td><td>${time(r.expires_at)}</td></tr>`;
+      })}</tbody></table>`;
+  }
+
   private renderCounters() {
     const c = this.counters;
     if (c.state !== 'ok') return this.blockMessage(c);
@@ -252,7 +271,7 @@ export class DdMaintenance extends LitElement {
       <section aria-labelledby="locks-h"><h2 id="locks-h">Fields being edited (locks)</h2>
         ${
           lk.state === 'ok'
-            ? html`${this.table(lk.value, 'Nobody is editing a field now.')}
+            ? html`${this.renderLocks(lk.value)}
               <button type="button" class="danger" @click=${this.unlockAll}>Release every lock</button>`
             : this.blockMessage(lk)
         }

@@ -8,7 +8,7 @@ import { css, html, LitElement, type TemplateResult } from 'lit';
 import type { ContextEntry, DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
-import type { ChangeObject, RecordStore } from './record-store.js';
+import { type ChangeObject, type LockState, lockHolderSentence, type RecordStore } from './record-store.js';
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -92,13 +92,25 @@ export class ComponentBase extends LitElement {
 
   private async takeLock() {
     if (this.hasLock || (this.context.permissions ?? 0) < 2) return;
-    const state = await this.store.focus(this.tipo);
+    this.applyLockState(await this.store.focus(this.tipo));
+    // A lock lapses 150 s after its last focus: renew it while the field keeps the focus. A
+    // renewal refused (the page slept past the expiry and someone else took the field) makes
+    // the field read-only with their name.
+    if (this.hasLock && this.store.session.locksEnabled && this.heartbeat === undefined) {
+      this.heartbeat = setInterval(async () => {
+        const state = await this.store.focus(this.tipo);
+        if (!state.locked) {
+          clearInterval(this.heartbeat);
+          this.heartbeat = undefined;
+        }
+        this.applyLockState(state);
+      }, LOCK_HEARTBEAT_MS);
+    }
+  }
+
+  private applyLockState(state: LockState) {
     this.hasLock = state.locked;
     this.lockedBy = state.locked ? '' : (state.message ?? 'Another user is editing this field.');
-    // A lock lapses 150 s after its last focus: renew it while the field keeps the focus.
-    if (state.locked && this.store.session.locksEnabled && this.heartbeat === undefined) {
-      this.heartbeat = setInterval(() => void this.store.focus(this.tipo), LOCK_HEARTBEAT_MS);
-    }
   }
 
   private async releaseLock() {
@@ -132,7 +144,8 @@ export class ComponentBase extends LitElement {
     } catch (err) {
       this.status = 'failed';
       this.message = err instanceof ApiError ? err.message : 'The value could not be saved.';
-      if (err instanceof ApiError && err.code === 'record.in_use') this.lockedBy = err.message;
+      if (err instanceof ApiError && err.code === 'record.in_use')
+        this.applyLockState({ locked: false, message: lockHolderSentence(err) });
       this.requestUpdate();
       return false;
     }

@@ -21,6 +21,26 @@ export interface LockState {
   message?: string;
 }
 
+/**
+ * "Ana Pérez (ana) is editing this field since 10:02" from a `record.in_use` refusal's
+ * `error.details.holder` (the time in the reader's own clock); the server's sentence otherwise.
+ */
+export function lockHolderSentence(err: ApiError): string {
+  const holder = err.details?.holder as
+    | { user_id?: number; username?: string | null; full_username?: string | null; since?: string }
+    | undefined;
+  if (!holder) return err.message;
+  const who = holder.full_username
+    ? `${holder.full_username}${holder.username ? ` (${holder.username})` : ''}`
+    : (holder.username ?? `user ${holder.user_id}`);
+  const since = holder.since ? new Date(holder.since) : undefined;
+  const at =
+    since && !Number.isNaN(since.getTime())
+      ? ` since ${since.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`
+      : '';
+  return `${who} is editing this field${at}.`;
+}
+
 export class RecordStore {
   constructor(
     readonly session: Session,
@@ -58,13 +78,13 @@ export class RecordStore {
     await this.lockCall(tipo, 'blur');
   }
 
-  /** Leaving the record: every lock this user holds in the section goes. */
+  /** Leaving the record: every lock this user holds in the section goes (the stock client's shape). */
   async releaseAll(): Promise<void> {
-    await this.lockCall(this.sectionTipo, 'delete_user_section_locks');
+    await this.lockCall(null, 'delete_user_section_locks');
   }
 
   private async lockCall(
-    tipo: string,
+    tipo: string | null,
     action: 'focus' | 'blur' | 'delete_user_section_locks',
   ): Promise<LockState> {
     const api = this.session.api;
@@ -75,12 +95,17 @@ export class RecordStore {
       await api.call({
         dd_api: 'dd_utils_api',
         action: 'update_lock_components_state',
-        options: { section_tipo: this.sectionTipo, section_id: this.sectionId, component_tipo: tipo, action },
+        options: {
+          section_tipo: this.sectionTipo,
+          section_id: tipo === null ? null : this.sectionId,
+          component_tipo: tipo,
+          action,
+        },
       });
       return { locked: true };
     } catch (err) {
       if (err instanceof ApiError && err.code === 'record.in_use')
-        return { locked: false, message: err.message };
+        return { locked: false, message: lockHolderSentence(err) };
       // Any other failure (unknown action, network): editing goes on without a lock.
       return { locked: true };
     }

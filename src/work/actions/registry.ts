@@ -13,10 +13,12 @@ import { readAction } from './core/read.js';
 import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
+import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
 import { loginAction, quitAction } from './utils/login.js';
+import { updateLockComponentsStateAction } from './utils/update-lock-components-state.js';
 import { joinChunkedFilesUploadedAction, listUploadedFilesAction } from './utils/upload-actions.js';
 
 export function workActions(): ActionRegistry {
@@ -42,7 +44,10 @@ export function workActions(): ActionRegistry {
       join_chunked_files_uploaded: joinChunkedFilesUploadedAction,
       // web client: makes an uploaded file the value of a media component
       attach_uploaded_file: attachUploadedFileAction,
+      update_lock_components_state: updateLockComponentsStateAction,
     },
-    dd_area_maintenance_api: {},
+    dd_area_maintenance_api: {
+      lock_components_actions: lockComponentsActionsAction,
+    },
   });
 }

@@ -25,7 +25,15 @@ export interface ErrorEnvelope {
   ok: false;
   csrf_token?: string;
   request_id: string;
-  error: { code: ErrorCode; category: string; message: string; label_key: string; retryable: boolean };
+  error: {
+    code: ErrorCode;
+    category: string;
+    message: string;
+    label_key: string;
+    retryable: boolean;
+    /** Facts a client can act on (for `record.in_use`: who holds the lock, since when). */
+    details?: Record<string, unknown>;
+  };
 }
 
 export function successEnvelope(
@@ -53,6 +61,7 @@ export function errorEnvelope(
   message?: string,
   /** Top-level keys a refusal may carry: only `csrf_token` (the session's, so a client can retry). */
   extensions: { csrf_token?: string } = {},
+  details?: Record<string, unknown>,
 ): { status: number; body: ErrorEnvelope } {
   const entry = ERROR_REGISTRY[code];
   return {
@@ -67,6 +76,7 @@ export function errorEnvelope(
         message: message ?? entry.message,
         label_key: entry.label_key,
         retryable: entry.retryable,
+        ...(details !== undefined ? { details } : {}),
       },
     },
   };

@@ -168,6 +168,12 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Another user is editing this component',
   },
+  'maintenance.invalid_fn_action': {
+    category: 'validation',
+    label_key: 'error_maintenance_invalid_fn_action',
+    retryable: false,
+    message: 'options.fn_action is not one of the actions lock_components_actions offers',
+  },
   'record.delete_children_refused': {
     category: 'conflict',
     label_key: 'error_record_delete_children_refused',
@@ -268,6 +274,8 @@ export class WorkError extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly retryAfterSeconds?: number,
+    /** Machine-readable facts about the refusal, answered as `error.details` (e.g. a lock's holder). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message ?? ERROR_REGISTRY[code].message);
     this.name = 'WorkError';

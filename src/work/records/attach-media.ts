@@ -5,10 +5,13 @@
  * activity row in one transaction. The move happens first and is undone if the transaction
  * fails, so a refused attach leaves the staged file where it was and the record unchanged.
  */
+
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ComponentSpec } from '../components/component-values.js';
 import { WorkError } from '../dispatch/error-registry.js';
+import { lockHeldByOther } from '../locks/component-locks.js';
+import { inUseError } from '../locks/in-use-error.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
@@ -77,6 +80,10 @@ export async function attachStagedFile(
       if (!row)
         throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
       args.assertRow(row);
+      // A media field another user is editing (their live lock) is not replaced under them.
+      const lockKey = { ...key, component_tipo: spec.tipo };
+      const holder = await lockHeldByOther(tx, lockKey, userId, now);
+      if (holder) throw inUseError(lockKey, holder);
       const id = lastItemId(row, spec.tipo) + 1;
       const value: MediaValue = {
         name: args.fileName,

@@ -160,4 +160,22 @@ export const MIGRATIONS: readonly Migration[] = [
         false)`,
     ],
   },
+  {
+    version: 6,
+    name: 'component locks held by a session, with a heartbeat expiry',
+    statements: [
+      // Rows of before this version name no session: none can still be held.
+      'DELETE FROM component_locks',
+      // A lock belongs to the session that took it: ending the session (quit, expiry, an
+      // administrator ending it, the sweep) deletes the lock with it, on every instance.
+      `ALTER TABLE component_locks ADD COLUMN session_sha256 text NOT NULL
+        REFERENCES sessions (token_sha256) ON DELETE CASCADE`,
+      // locked_at is "since when" (the first focus); each focus renews renewed_at and pushes
+      // expires_at to renewed_at + 150 s. A lock past expires_at is free for anyone to take.
+      'ALTER TABLE component_locks ADD COLUMN renewed_at timestamptz NOT NULL',
+      'ALTER TABLE component_locks ADD COLUMN expires_at timestamptz NOT NULL',
+      'CREATE INDEX component_locks_session ON component_locks (session_sha256)',
+      'CREATE INDEX component_locks_expires_at ON component_locks (expires_at)',
+    ],
+  },
 ];

@@ -26,6 +26,8 @@ import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
+import { lockHeldByOther } from '../../locks/component-locks.js';
+import { inUseError } from '../../locks/in-use-error.js';
 import { NO_LANG } from '../../ontology/load-ontology.js';
 import { readComponent } from '../../read/component-read.js';
 import { rowInScope } from '../../read/page-builder.js';
@@ -284,6 +286,10 @@ export const saveAction: ActionDefinition = {
     // A deadlock or serialization abort between two writers answers record.write_conflict
     // (app.ts): nothing of this save is kept, and a retry can succeed.
     const saved: { echo: ReadResult; created: number[] } = await ctx.db.transaction(async (tx) => {
+      // A component another user is editing (a live lock of theirs) is not written.
+      const lockKey = { ...key, component_tipo: spec.tipo };
+      const holder = await lockHeldByOther(tx, lockKey, access.userId, ctx.now);
+      if (holder) throw inUseError(lockKey, holder);
       const outcome = await saveComponentIn(tx, ctx.ontology, {
         key,
         spec,

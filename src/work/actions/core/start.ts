@@ -226,9 +226,9 @@ function environment(ctx: ActionContext, page: Record<string, unknown>) {
       dedalo_data_nolan: NO_LANG,
       dedalo_application_langs_default: DEFAULT_LANG,
     },
-    // What the stock client reads from plain_vars. Component locks arrive with the work API's
-    // part 3; until then the client must not send lock calls.
-    plain_vars: { DEDALO_API_URL: ctx.config.basePath, DEDALO_LOCK_COMPONENTS: false },
+    // What the stock client reads from plain_vars: locks are on, so it sends focus / blur
+    // (dd_utils_api.update_lock_components_state) and renews a focus while editing.
+    plain_vars: { DEDALO_API_URL: ctx.config.basePath, DEDALO_LOCK_COMPONENTS: true },
     get_label: {},
   };
 }
