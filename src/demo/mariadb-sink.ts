@@ -119,6 +119,11 @@ export async function writeMariadbDemo(
     }
 
     for (const { def } of tables) {
+      for (const column of def.indexes ?? []) {
+        await connection.query(
+          `ALTER TABLE ${mariadbIdent(def.name)} ADD INDEX ${mariadbIdent(`ix_${column}`)} (${mariadbIdent(column)})`,
+        );
+      }
       for (const column of def.fullText) {
         await connection.query(
           `ALTER TABLE ${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`,

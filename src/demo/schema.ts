@@ -18,6 +18,8 @@ export interface TableDef {
   primaryKey: readonly string[];
   /** Columns that get a full-text index (FTS5 table in SQLite, FULLTEXT index in MariaDB). */
   fullText: readonly string[];
+  /** Columns with an ordinary index of their own: what a site filters and facets on. */
+  indexes?: readonly string[];
 }
 
 function cols(spec: string): ColumnDef[] {
@@ -47,6 +49,7 @@ export const TABLE_DEFS: readonly TableDef[] = [
       dd_relations:text`),
     primaryKey: ['section_id', 'lang'],
     fullText: ['transcription', 'abstract'],
+    indexes: ['lang', 'place', 'date'],
   },
   {
     name: 'informant',
@@ -54,6 +57,7 @@ export const TABLE_DEFS: readonly TableDef[] = [
       gender:varchar image:text dd_relations:text`),
     primaryKey: ['section_id'],
     fullText: [],
+    indexes: ['gender', 'birth_year', 'birthplace'],
   },
   {
     name: 'image',
@@ -72,6 +76,7 @@ export const TABLE_DEFS: readonly TableDef[] = [
     columns: cols('section_id:int lang:varchar title:varchar authors:varchar year:int text:text'),
     primaryKey: ['section_id', 'lang'],
     fullText: ['text'],
+    indexes: ['lang', 'year'],
   },
   {
     name: 'ts_themes',

@@ -79,6 +79,11 @@ export async function writeSqliteDemo(
         }
       }
       summary.tables[def.name] = count;
+      for (const column of def.indexes ?? []) {
+        db.exec(
+          `CREATE INDEX ${sqliteIdent(`ix_${def.name}_${column}`)} ON ${sqliteIdent(def.name)} (${sqliteIdent(column)})`,
+        );
+      }
       for (const column of def.fullText) {
         const fts = sqliteIdent(ftsTableName(def.name, column));
         db.exec(

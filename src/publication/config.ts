@@ -38,6 +38,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
   REQUEST_MAX_STATEMENTS: intVar('REQUEST_MAX_STATEMENTS', 500, 1, 100_000),
   SEARCH_MAX_CANDIDATES: intVar('SEARCH_MAX_CANDIDATES', 1000, 1, 1_000_000),
+  EXPORT_MAX_ROWS: intVar('EXPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
   DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
   MCP_ENABLED: boolVar('MCP_ENABLED', true),
   MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
@@ -77,6 +78,8 @@ export interface PublicationConfig {
   requestMaxStatements: number;
   /** Full-text search serves and counts at most this many best-ranked matching rows. */
   searchMaxCandidates: number;
+  /** Rows a CSV/NDJSON export without `limit` sends at most. */
+  exportMaxRows: number;
   deploymentMode: 'standalone' | 'apache' | 'nginx';
   mcpEnabled: boolean;
   mcpPath: string;
@@ -204,6 +207,7 @@ export function loadPublicationConfig(
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     requestMaxStatements: e.REQUEST_MAX_STATEMENTS,
     searchMaxCandidates: e.SEARCH_MAX_CANDIDATES,
+    exportMaxRows: e.EXPORT_MAX_ROWS,
     deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
     mcpEnabled: e.MCP_ENABLED,
     mcpPath,

@@ -43,6 +43,10 @@ function fakeEngine() {
       engine.calls += 1;
       return engine.answer(db, 0);
     },
+    facet: (db) => {
+      engine.calls += 1;
+      return engine.answer(db, []);
+    },
     ping: (db) => {
       engine.pings += 1;
       return engine.answer(db, undefined);

@@ -9,6 +9,7 @@ const TOOLS = [
   'search_records',
   'get_record',
   'count_records',
+  'get_facets',
   'fulltext_search',
   'get_text_fragment',
   'get_av_fragment',

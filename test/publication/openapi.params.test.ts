@@ -19,6 +19,7 @@ describe('documented parameters are exactly the accepted ones', () => {
     ['/{db}/tables/{table}/records', '/interview/records'],
     ['/{db}/tables/{table}/records/{id}', '/interview/records/1'],
     ['/{db}/tables/{table}/search', '/interview/search'],
+    ['/{db}/tables/{table}/facets', '/interview/facets'],
     ['/{db}/tables/{table}/records/{id}/fragments', '/interview/records/1/fragments'],
     ['/{db}/tables/{table}/records/{id}/av-fragments', '/interview/records/1/av-fragments'],
     ['/{db}/av-indexation-fragment', '/av-indexation-fragment'],
@@ -33,7 +34,11 @@ describe('documented parameters are exactly the accepted ones', () => {
       .exec(problem.detail)![1]!
       .split(', ')
       .map((n: string) => (n.startsWith('filter[') ? 'filter' : n));
-    const names = doc.paths[documented]!.get!.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+    // format and bom are taken by the REST door of the lists before the validator (exports), so
+    // the validator, which batch and MCP share, does not list them.
+    const names = doc.paths[documented]!.get!.parameters.filter(
+      (p) => p.in === 'query' && p.name !== 'format' && p.name !== 'bom',
+    ).map((p) => p.name);
     expect(new Set(accepted)).toEqual(new Set(names));
   });
 });

@@ -35,6 +35,7 @@ describe('OpenAPI description and docs', () => {
       '/{db}/tables/{table}/records',
       '/{db}/tables/{table}/records/{id}',
       '/{db}/tables/{table}/search',
+      '/{db}/tables/{table}/facets',
       '/{db}/tables/{table}/records/{id}/fragments',
       '/{db}/tables/{table}/records/{id}/av-fragments',
       '/{db}/av-indexation-fragment',
@@ -47,7 +48,13 @@ describe('OpenAPI description and docs', () => {
     const extensions = search
       .filter((p: { 'x-extension'?: boolean }) => p['x-extension'])
       .map((p: { name: string }) => p.name);
-    expect(extensions.sort()).toEqual(['fields', 'filter', 'lang']);
+    expect(extensions.sort()).toEqual(['bom', 'fields', 'filter', 'format', 'lang']);
+    const records = doc.paths['/{db}/tables/{table}/records'].get;
+    expect(Object.keys(records.responses['200'].content)).toEqual([
+      'application/json',
+      'text/csv',
+      'application/x-ndjson',
+    ]);
     const limit = doc.paths['/{db}/tables/{table}/records'].get.parameters.find(
       (p: { name: string }) => p.name === 'limit',
     );

@@ -12,6 +12,8 @@ import {
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
+  type FacetCount,
+  type FacetQuery,
   type FulltextQuery,
   type Row,
   type SelectQuery,
@@ -107,6 +109,10 @@ export class CircuitBreakerDriver implements Driver {
 
   introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
     return this.guarded(db, () => this.inner.introspect(db, options));
+  }
+
+  facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]> {
+    return this.guarded(db, () => this.inner.facet(db, query, options));
   }
 
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {

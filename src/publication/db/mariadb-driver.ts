@@ -5,11 +5,13 @@
 import mysql from 'mysql2/promise';
 import { buildSchema, type RawColumn } from './schema-builder.js';
 import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
-import { backtickDialect, buildCount, buildSelect } from './sql-builder.js';
+import { backtickDialect, buildCount, buildFacet, buildSelect } from './sql-builder.js';
 import {
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
+  type FacetCount,
+  type FacetQuery,
   type FulltextQuery,
   QueryTimeout,
   type Row,
@@ -138,7 +140,7 @@ export class MariadbDriver implements Driver {
   }
 
   async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
-    const [columns, tables, fulltextRows] = await Promise.all([
+    const [columns, tables, fulltextRows, indexRows] = await Promise.all([
       this.run<{ t: string; c: string; ty: string }>(
         db,
         `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLUMN_TYPE AS ty FROM information_schema.COLUMNS
@@ -159,21 +161,37 @@ export class MariadbDriver implements Driver {
         [db],
         options,
       ),
+      this.run<{ t: string; c: string }>(
+        db,
+        `SELECT DISTINCT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.STATISTICS
+         WHERE TABLE_SCHEMA = ? AND INDEX_TYPE <> 'FULLTEXT'`,
+        [db],
+        options,
+      ),
     ]);
     const raw: RawColumn[] = columns.map((r) => ({ table: r.t, name: r.c, type: r.ty }));
     const estimates = new Map(tables.map((r) => [r.t, Number(r.n ?? 0)]));
-    const fulltext = new Map<string, Set<string>>();
-    for (const r of fulltextRows) {
-      const set = fulltext.get(r.t) ?? new Set<string>();
-      set.add(r.c);
-      fulltext.set(r.t, set);
-    }
-    return buildSchema(raw, estimates, fulltext);
+    const byTable = (rows: { t: string; c: string }[]) => {
+      const map = new Map<string, Set<string>>();
+      for (const r of rows) {
+        const set = map.get(r.t) ?? new Set<string>();
+        set.add(r.c);
+        map.set(r.t, set);
+      }
+      return map;
+    };
+    return buildSchema(raw, estimates, byTable(fulltextRows), byTable(indexRows));
   }
 
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
     const { sql, params } = buildSelect(backtickDialect, query);
     return this.run<Row>(db, sql, params, options);
+  }
+
+  async facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]> {
+    const { sql, params } = buildFacet(backtickDialect, query);
+    const rows = await this.run<{ value: unknown; n: number }>(db, sql, params, options);
+    return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
   }
 
   async count(

@@ -15,6 +15,7 @@ export function buildSchema(
   columns: RawColumn[],
   rowEstimates: Map<string, number>,
   fulltext: Map<string, Set<string>>,
+  indexed: Map<string, Set<string>> = new Map(),
 ): DatabaseSchema {
   const tables = new Map<string, TableInfo>();
   for (const c of columns) {
@@ -27,6 +28,7 @@ export function buildSchema(
         rowEstimate: Math.max(0, Math.round(rowEstimates.get(c.table) ?? 0)),
         hasLang: false,
         fulltextColumns: fulltext.get(c.table) ?? new Set(),
+        indexedColumns: indexed.get(c.table) ?? new Set(),
       };
       tables.set(c.table, t);
     }

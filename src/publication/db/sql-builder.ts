@@ -4,7 +4,7 @@
  * SQLite needs to be interruptible, and in full-text syntax (see the *-search-sql.ts files).
  * Identifiers reaching here were validated against the live schema; quoting is a second wall.
  */
-import type { Condition, OrderTerm, SelectQuery, SqlValue } from './types.js';
+import type { Condition, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
 
 export interface Dialect {
   quote(identifier: string): string;
@@ -104,5 +104,16 @@ export function buildSelect(d: Dialect, q: SelectQuery): SqlStatement {
 export function buildCount(d: Dialect, q: Pick<SelectQuery, 'table' | 'where'>): SqlStatement {
   const params: SqlValue[] = [];
   const sql = `SELECT COUNT(*) AS n FROM ${d.quote(q.table)}${renderWhere(d, q.where, params)}`;
+  return { sql, params };
+}
+
+/** Values of one column and their counts; ties in count are ordered by value so pages are stable. */
+export function buildFacet(d: Dialect, q: FacetQuery): SqlStatement {
+  const params: SqlValue[] = [];
+  const col = d.quote(q.column);
+  let sql = `SELECT ${col} AS value, COUNT(*) AS n FROM ${d.quote(q.table)}`;
+  sql += renderWhere(d, q.where, params);
+  sql += ` GROUP BY ${col} ORDER BY n DESC, ${col}`;
+  sql += renderPaging(q.limit, undefined, params);
   return { sql, params };
 }

@@ -4,12 +4,14 @@
  */
 import { buildSchema, type RawColumn } from './schema-builder.js';
 import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
-import { buildCount, buildSelect, sqliteDialect } from './sql-builder.js';
+import { buildCount, buildFacet, buildSelect, sqliteDialect } from './sql-builder.js';
 import { SqliteWorkerError, SqliteWorkerPool } from './sqlite-worker-pool.js';
 import {
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
+  type FacetCount,
+  type FacetQuery,
   type FulltextQuery,
   QueryTimeout,
   type Row,
@@ -21,6 +23,7 @@ interface RawIntrospection {
   columns: RawColumn[];
   estimates: Record<string, number>;
   fulltext: Record<string, string[]>;
+  indexed?: Record<string, string[]>;
 }
 
 export class SqliteDriver implements Driver {
@@ -55,7 +58,8 @@ export class SqliteDriver implements Driver {
   async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
     const raw = await this.run<RawIntrospection>(db, { op: 'introspect' }, options);
     const fulltext = new Map(Object.entries(raw.fulltext).map(([t, cols]) => [t, new Set(cols)]));
-    return buildSchema(raw.columns, new Map(Object.entries(raw.estimates)), fulltext);
+    const indexed = new Map(Object.entries(raw.indexed ?? {}).map(([t, cols]) => [t, new Set(cols)]));
+    return buildSchema(raw.columns, new Map(Object.entries(raw.estimates)), fulltext, indexed);
   }
 
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
@@ -86,6 +90,12 @@ export class SqliteDriver implements Driver {
     const { sql, params } = sqliteSearchCount(sqliteDialect, query);
     const rows = await this.run<{ n: number }[]>(db, { op: 'all', sql, params }, options);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]> {
+    const { sql, params } = buildFacet(sqliteDialect, query);
+    const rows = await this.run<{ value: unknown; n: number }[]>(db, { op: 'all', sql, params }, options);
+    return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
   }
 
   async ping(db: string, options?: StatementOptions): Promise<void> {

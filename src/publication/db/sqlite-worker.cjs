@@ -129,7 +129,19 @@ function introspect(db) {
     const fts = fts5Columns(v.sql);
     if (fts) fulltext[fts.table] = [...(fulltext[fts.table] || []), ...fts.columns];
   }
-  return { columns, estimates, fulltext };
+  // Columns of the primary key or of any ordinary index: what a facet may group by.
+  const indexed = {};
+  for (const t of tables) {
+    const set = new Set();
+    for (const c of conn.prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0').all(t.name))
+      set.add(c.name);
+    for (const ix of conn.prepare('SELECT name FROM pragma_index_list(?)').all(t.name)) {
+      for (const c of conn.prepare('SELECT name FROM pragma_index_info(?)').all(ix.name))
+        if (c.name) set.add(c.name);
+    }
+    indexed[t.name] = [...set];
+  }
+  return { columns, estimates, fulltext, indexed };
 }
 
 parentPort.on('message', (msg) => {

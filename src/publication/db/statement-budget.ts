@@ -13,6 +13,8 @@
 import {
   type DatabaseSchema,
   type Driver,
+  type FacetCount,
+  type FacetQuery,
   type FulltextQuery,
   QueryTimeout,
   type Row,
@@ -86,6 +88,10 @@ export class BudgetedDriver implements Driver {
     return this.inner.searchCount(db, query, options);
   }
 
+  facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]> {
+    return this.inner.facet(db, query, options);
+  }
+
   ping(db: string, options?: StatementOptions): Promise<void> {
     return this.inner.ping(db, options);
   }
@@ -130,6 +136,10 @@ export class RequestDriver implements Driver {
     query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
   ): Promise<number> {
     return this.inner.searchCount(db, query, this.budget.charge(db));
+  }
+
+  async facet(db: string, query: FacetQuery): Promise<FacetCount[]> {
+    return this.inner.facet(db, query, this.budget.charge(db));
   }
 
   ping(db: string, options?: StatementOptions): Promise<void> {

@@ -22,6 +22,8 @@ export interface TableInfo {
   hasLang: boolean;
   /** Columns that carry a full-text index (MariaDB FULLTEXT, SQLite FTS5 `fts_<table>_<column>`). */
   fulltextColumns: Set<string>;
+  /** Columns that are part of an ordinary index or the primary key (facets need one). */
+  indexedColumns: Set<string>;
 }
 
 export interface DatabaseSchema {
@@ -89,6 +91,20 @@ export interface FulltextQuery {
   maxCandidates: number;
 }
 
+/** The distinct values of one column under filters, most frequent first (facets). */
+export interface FacetQuery {
+  table: string;
+  column: string;
+  where: Condition[];
+  limit: number;
+}
+
+/** One value of a facet and how many rows carry it. */
+export interface FacetCount {
+  value: unknown;
+  count: number;
+}
+
 /** One engine. Every identifier it receives has been validated against its own schema. */
 export interface Driver {
   readonly engine: 'mariadb' | 'sqlite';
@@ -102,6 +118,8 @@ export interface Driver {
     query: Omit<FulltextQuery, 'limit' | 'offset' | 'columns' | 'orderBy'>,
     options?: StatementOptions,
   ): Promise<number>;
+  /** Distinct values of a column with their row counts, most frequent first, then by value. */
+  facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]>;
   ping(db: string, options?: StatementOptions): Promise<void>;
   close(): Promise<void>;
 }

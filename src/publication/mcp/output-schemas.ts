@@ -82,6 +82,18 @@ export const recordOutput = z.object({
 
 export const countOutput = z.object({ db: z.string(), table: z.string(), total: z.number() });
 
+export const facetsOutput = z.object({
+  db: z.string(),
+  table: z.string(),
+  data: z.array(
+    z.object({
+      column: z.string(),
+      values: z.array(z.object({ value: z.unknown(), count: z.number() })).describe('Most frequent first.'),
+      truncated: z.boolean().describe('More distinct values exist than limit returned.'),
+    }),
+  ),
+});
+
 const fragmentMeta = z.object({ section_id: z.number(), terms: z.string() });
 
 export const textFragmentsOutput = z.object({

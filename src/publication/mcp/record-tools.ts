@@ -5,12 +5,19 @@
  * and messages are the REST ones.
  */
 import * as z from 'zod';
+import { facetsOperation } from '../operations/facets.js';
 import type { OperationAnswer } from '../operations/operation.js';
 import { getRecordOperation, listRecordsOperation, type PageBody } from '../operations/records.js';
 import { searchOperation } from '../operations/search.js';
 import { BOUNDS } from '../query/bounds.js';
 import { DEFAULT_SEARCH_COLUMN } from '../query/search-request.js';
-import { countOutput, recordOutput, recordPageOutput, searchPageOutput } from './output-schemas.js';
+import {
+  countOutput,
+  facetsOutput,
+  recordOutput,
+  recordPageOutput,
+  searchPageOutput,
+} from './output-schemas.js';
 import {
   type DbArg,
   fieldsArg,
@@ -139,6 +146,41 @@ export function recordTools(dbArg: DbArg): McpTool[] {
           summary: `${total} row(s) of ${args.table} match.`,
         };
       },
+    }),
+    operationTool({
+      name: 'get_facets',
+      title: 'Count the values of columns',
+      description:
+        'Returns, for each of up to 10 indexed columns, its distinct values with the number of matching rows, most frequent first (top limit values; truncated when more exist), under the same filters and lang as search_records. Use it to see what values a column takes (places, years, languages) before filtering on them. get_schema lists the columns; only indexed ones can be counted (an error names them).',
+      input: toolInput({
+        db: dbArg,
+        table: tableArg,
+        columns: z
+          .array(z.string())
+          .min(1)
+          .max(BOUNDS.facets.maxColumns)
+          .describe('Indexed columns to count values of.'),
+        filters: filtersArg,
+        lang: langArg,
+        limit: integerArg('Values per column, most frequent first.', BOUNDS.facets.limit),
+      }),
+      output: facetsOutput,
+      operation: facetsOperation,
+      call: (args) => ({
+        params: { table: args.table },
+        query: (p) =>
+          p
+            .list('columns', args.columns)
+            .filters(args.filters)
+            .set('lang', args.lang)
+            .set('limit', args.limit),
+      }),
+      answer: ({ body }, args, db) => ({
+        structured: { db, table: args.table, data: body.data },
+        summary: body.data
+          .map((f) => `${f.column}: ${f.values.length}${f.truncated ? '+' : ''} value(s)`)
+          .join('; '),
+      }),
     }),
     operationTool({
       name: 'fulltext_search',

@@ -32,6 +32,20 @@ const CACHE_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
 };
 
+/** The export answers of the list routes (format=csv|ndjson or Accept). */
+const EXPORT_CONTENT = {
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description:
+        'RFC 4180 CSV with a header row (the selected columns; search adds relevance and fragments). null is an empty cell; objects and lists are JSON text. Streamed; sent as an attachment named after the table.',
+    },
+  },
+  'application/x-ndjson': {
+    schema: { type: 'string', description: 'One JSON object per line, the rows of the JSON page. Streamed.' },
+  },
+};
+
 function parameter(p: ParamSpec) {
   const out: Record<string, unknown> = {
     name: p.name,
@@ -64,7 +78,12 @@ function operation(route: RouteDoc) {
       description: route.okDescription ?? 'OK',
       headers,
       ...(route.response
-        ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } } } }
+        ? {
+            content: {
+              'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } },
+              ...(route.exports ? EXPORT_CONTENT : {}),
+            },
+          }
         : {}),
     },
   };

@@ -105,6 +105,30 @@ export const P = {
     type: 'string',
     enum: ['true', '1', 'false', '0'],
   }),
+  format: q(
+    'format',
+    'Answer as CSV (RFC 4180, header row) or NDJSON instead of the JSON page; also chosen by an Accept of text/csv or application/x-ndjson (format=json forces JSON). Without `limit` the export holds every matching row from `offset` on, up to EXPORT_MAX_ROWS, streamed; with `limit`, that page. Taken by the REST route only (batch and MCP stay JSON).',
+    { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    { extension: true },
+  ),
+  bom: q(
+    'bom',
+    'With format=csv: start the file with a UTF-8 byte order mark, so spreadsheets read it as UTF-8.',
+    { type: 'string', enum: ['true', '1', 'false', '0'] },
+    { extension: true },
+  ),
+  facetColumns: q(
+    'columns',
+    `Comma-separated indexed columns (primary key or an ordinary index) to count the values of; at most ${BOUNDS.facets.maxColumns}. A column without an index is a 400 naming the indexed ones.`,
+    { type: 'string' },
+    { required: true, extension: true },
+  ),
+  facetLimit: q('limit', 'Values per column, most frequent first (then by value).', {
+    type: 'integer',
+    minimum: BOUNDS.facets.limit.min,
+    maximum: BOUNDS.facets.limit.max,
+    default: BOUNDS.facets.limit.default,
+  }),
   lang: q('lang', 'Language variant (lg-xxx); a 400 on a table without a lang column.', {
     type: 'string',
     pattern: LANG_PATTERN.source,

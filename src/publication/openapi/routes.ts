@@ -21,6 +21,8 @@ export interface RouteDoc {
   okDescription?: string;
   cacheable?: boolean;
   paged?: boolean;
+  /** Also answers CSV and NDJSON exports (format=, Accept). */
+  exports?: boolean;
   contentLanguage?: boolean;
   database?: boolean;
   problems?: Record<string, string>;
@@ -78,6 +80,8 @@ export const ROUTE_PARAMS = {
     P.count,
     P.resolveRelations,
     P.resolveInverse,
+    P.format,
+    P.bom,
   ],
   record: [P.fields, P.lang, P.resolveRelations, P.resolveInverse],
   search: [
@@ -91,7 +95,10 @@ export const ROUTE_PARAMS = {
     extension(P.lang, 'a single-language result page.'),
     extension(P.fields, 'a light result page (the searched column is still used for fragments).'),
     extension(P.filter, 'narrow the search with the records filter syntax.'),
+    P.format,
+    P.bom,
   ],
+  facets: [P.facetColumns, P.filter, extension(P.lang, 'count the rows of one language.'), P.facetLimit],
   fragments: [terms, textColumn, P.lang, maxCharacters, maxOccurrences],
   avFragments: [terms, P.lang, maxCharacters, maxOccurrences],
   indexation: [
@@ -170,6 +177,7 @@ export const ROUTES: RouteDoc[] = [
     params: [...tableParams, ...ROUTE_PARAMS.records],
     response: 'RecordList',
     paged: true,
+    exports: true,
     database: true,
     problems: notFound('Table'),
   },
@@ -187,6 +195,20 @@ export const ROUTES: RouteDoc[] = [
   },
   {
     method: 'GET',
+    path: '/{db}/tables/{table}/facets',
+    operationId: 'getFacets',
+    tag: 'records',
+    summary: 'Values of indexed columns with their counts under the records filters',
+    description:
+      'An extension of the spec, for building filter menus in one request: for each column in `columns`, its distinct values with the number of matching rows, most frequent first (ties by value), at most `limit` of them; `truncated` is true when more values exist. The filters and `lang` narrow the rows counted exactly as on the records list; on a multilingual table a row is a language variant, so give `lang` to count records. Only indexed columns can be counted, so a facet costs an index walk, never a sort of the table. Also the MCP tool get_facets and a batch query.',
+    params: [...tableParams, ...ROUTE_PARAMS.facets],
+    response: 'FacetList',
+    contentLanguage: true,
+    database: true,
+    problems: notFound('Table'),
+  },
+  {
+    method: 'GET',
     path: '/{db}/tables/{table}/search',
     operationId: 'searchRecords',
     tag: 'search',
@@ -196,6 +218,7 @@ export const ROUTES: RouteDoc[] = [
     params: [...tableParams, ...ROUTE_PARAMS.search],
     response: 'SearchList',
     paged: true,
+    exports: true,
     database: true,
     problems: notFound('Table'),
   },

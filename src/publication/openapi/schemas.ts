@@ -189,6 +189,30 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     ['data', 'pagination', 'meta'],
   ),
+  FacetList: obj(
+    {
+      data: {
+        type: 'array',
+        items: obj(
+          {
+            column: str(),
+            values: {
+              type: 'array',
+              description: 'Most frequent first, then by value.',
+              items: obj(
+                { value: { description: 'The cell value (null counts too).' }, count: int({ minimum: 1 }) },
+                ['value', 'count'],
+              ),
+            },
+            truncated: { type: 'boolean', description: 'More distinct values exist than `limit` returned.' },
+          },
+          ['column', 'values', 'truncated'],
+        ),
+      },
+      meta: meta(),
+    },
+    ['data', 'meta'],
+  ),
   TextFragments: obj(
     {
       data: {

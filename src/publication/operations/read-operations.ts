@@ -10,6 +10,7 @@ import {
   tableOperation,
   tablesOperation,
 } from './discovery.js';
+import { facetsOperation } from './facets.js';
 import { avFragmentsOperation, indexationFragmentOperation, textFragmentsOperation } from './fragments.js';
 import type { Envelope, Operation } from './operation.js';
 import { getRecordOperation, listRecordsOperation } from './records.js';
@@ -24,6 +25,7 @@ export const READ_OPERATIONS: readonly Operation<Envelope | undefined>[] = [
   listRecordsOperation,
   getRecordOperation,
   searchOperation,
+  facetsOperation,
   textFragmentsOperation,
   avFragmentsOperation,
   indexationFragmentOperation,

@@ -18,6 +18,8 @@ export const BOUNDS = {
    */
   relations: { maxKeys: 10, maxDepth: 3, maxIdsPerCell: 50, maxRowsPerValue: 100, maxParamLength: 4096 },
   q: { min: 1, max: 512 },
+  /** Facets: columns per request, and values per column (`limit`, the top N by count). */
+  facets: { maxColumns: 10, limit: { min: 1, max: 100, default: 10 } },
   /** Highlighted excerpts per search row, and their size in characters. */
   searchFragments: { perRow: 3, maxCharacters: 240 },
 } as const;
