@@ -11,7 +11,7 @@ import { loadWorkConfig } from '../../src/work/config.js';
 import { LOCK_TTL_MS, purgeExpiredLocks } from '../../src/work/locks/component-locks.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
-import type { SqlQueryable } from '../../src/work/store/sql-client.js';
+import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertInterview, insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
@@ -88,6 +88,24 @@ async function seedUsers(db: SqlQueryable, ontology: Parameters<typeof accessIte
   await setFullName(db, 2, 'Bob Smith');
 }
 
+/** Statements matching this fail inside a transaction (a dropped connection, say). */
+let failInsideTransaction: RegExp | undefined;
+
+function failureInjector(db: SqlClient): SqlClient {
+  const tx = (inner: SqlQueryable): SqlQueryable => ({
+    query: (sql, params) =>
+      failInsideTransaction?.test(sql)
+        ? Promise.reject(new Error('injected failure'))
+        : inner.query(sql, params),
+  });
+  return {
+    engine: db.engine,
+    query: (sql, params) => db.query(sql, params),
+    transaction: (fn) => db.transaction((inner) => fn(tx(inner))),
+    close: () => db.close(),
+  };
+}
+
 describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine) => {
   let work: WorkServerHandle;
   let nextRecord = 0;
@@ -114,7 +132,7 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     ).rows;
 
   beforeAll(async () => {
-    work = await startTestWorkServer(engine);
+    work = await startTestWorkServer(engine, {}, { wrapDb: failureInjector });
     await seedUsers(work.server.db, loadOntology());
   });
   afterAll(async () => {
@@ -376,6 +394,23 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     expect(rows.at(-2)).toMatchObject({ removed: 0, user_id: 2 });
     expect(rows.at(-1)).toMatchObject({ removed: 1 });
     expectOk(await (await login('bob')).post(lock('focus', id)));
+  });
+
+  it('a force-unlock whose activity row fails releases nothing', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    const root = await login('root');
+    expectOk(await ana.post(lock('focus', id)));
+    failInsideTransaction = /INSERT INTO matrix_activity/;
+    try {
+      expectRefused(await root.post(lockActions('force_unlock_all_components')), 500, 'internal.unexpected');
+    } finally {
+      failInsideTransaction = undefined;
+    }
+    expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([
+      { user_id: 1, section_id: id, component_tipo: 'oh16' },
+    ]);
+    expectRefused(await (await login('bob')).post(lock('focus', id)), 409, 'record.in_use');
   });
 });
 
