@@ -90,13 +90,16 @@ async function seedUsers(db: SqlQueryable, ontology: Parameters<typeof accessIte
 
 /** Statements matching this fail inside a transaction (a dropped connection, say). */
 let failInsideTransaction: RegExp | undefined;
+/** Runs inside the transaction just before each statement (a concurrent change, simulated). */
+let beforeStatement: ((sql: string, tx: SqlQueryable) => Promise<void>) | undefined;
 
 function failureInjector(db: SqlClient): SqlClient {
   const tx = (inner: SqlQueryable): SqlQueryable => ({
-    query: (sql, params) =>
-      failInsideTransaction?.test(sql)
-        ? Promise.reject(new Error('injected failure'))
-        : inner.query(sql, params),
+    query: async (sql, params) => {
+      if (failInsideTransaction?.test(sql)) throw new Error('injected failure');
+      await beforeStatement?.(sql, inner);
+      return inner.query(sql, params);
+    },
   });
   return {
     engine: db.engine,
@@ -179,6 +182,22 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
 
     expect((await ana.post(lock('blur', id))).body.data).toEqual({ released: 1 });
     expectOk(await bob.post(lock('focus', id)));
+  });
+
+  it('two users focusing the same field at the same moment: exactly one gets it', async () => {
+    const ana = await login('ana');
+    const bob = await login('bob');
+    for (let round = 0; round < 5; round++) {
+      const id = await newInterview();
+      const answers = await Promise.all([ana.post(lock('focus', id)), bob.post(lock('focus', id))]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const winner = answers[0]!.status === 200 ? 1 : 2;
+      const loser = answers.find((a) => a.status === 409)!;
+      expect(loser.body.error.details.holder.user_id).toBe(winner);
+      expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([
+        { user_id: winner, section_id: id, component_tipo: 'oh16' },
+      ]);
+    }
   });
 
   it('a lock lapses 150 s after its last focus, and each focus pushes that back', async () => {
@@ -305,6 +324,23 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     // The row went with the session (foreign key), not by a purge.
     expect((await liveRows()).filter((r) => r.user_id === 1)).toEqual([]);
     expectOk(await bob.post(lock('focus', id)));
+  });
+
+  it('a session ended while its focus runs answers 401, not a 5xx, and leaves no lock', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    // Ana's session is ended (another tab quits) after this request resolved it, before the
+    // lock row is written.
+    beforeStatement = async (sql, tx) => {
+      if (sql.includes('INSERT INTO component_locks'))
+        await tx.query('DELETE FROM sessions WHERE user_id = 1');
+    };
+    try {
+      expectRefused(await ana.post(lock('focus', id)), 401, 'auth.not_logged');
+    } finally {
+      beforeStatement = undefined;
+    }
+    expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([]);
   });
 
   it('refuses bad input with 4xx, and a reader may not lock a field', async () => {
