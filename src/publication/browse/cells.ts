@@ -20,7 +20,6 @@ export type CellView =
 
 const LIST_TEXT_MAX = 90;
 const MAX_LINKS = 50;
-const TAGGED = /[[<]/;
 
 function relationLinks(
   value: unknown,
@@ -60,7 +59,10 @@ export interface CellContext {
   table: TableInfo;
   schema: DatabaseSchema;
   recordHref: (table: string, id: number) => string;
-  /** Columns rendered with the tag grammar on the record page. */
+  /**
+   * Columns holding text in the tag grammar (full-text indexed columns and the transcription
+   * column): their tags are read, not shown. Any other cell is shown exactly as stored.
+   */
   textColumns: ReadonlySet<string>;
   terms: readonly MatchTerm[];
 }
@@ -73,7 +75,7 @@ export function listCell(value: unknown, column: string, c: CellContext): CellVi
   if (typeof value === 'object')
     return { kind: 'json', text: shorten(JSON.stringify(value), LIST_TEXT_MAX), long: true };
   const text = String(value);
-  const plain = typeof value === 'string' && TAGGED.test(text) ? toPlainText(text).text : text;
+  const plain = c.textColumns.has(column) && typeof value === 'string' ? toPlainText(text).text : text;
   return { kind: 'text', text: shorten(plain, LIST_TEXT_MAX), long: plain.length > 30 };
 }
 
@@ -83,7 +85,7 @@ export function recordCell(value: unknown, column: string, c: CellContext): Cell
   const links = relationLinks(value, column, c.schema, c.recordHref);
   if (links) return { kind: 'links', links };
   if (typeof value === 'object') return { kind: 'json', text: JSON.stringify(value, null, 2) };
-  if (typeof value === 'string' && (c.textColumns.has(column) || TAGGED.test(value))) {
+  if (typeof value === 'string' && c.textColumns.has(column)) {
     return { kind: 'transcript', paragraphs: renderTranscript(value, c.terms) };
   }
   if (typeof value === 'string' && c.terms.length > 0)

@@ -3,6 +3,8 @@
  * (databases, tables, records list, search, facets, record) and shapes their answers for a
  * template. Nothing here reads the database another way.
  */
+
+import type { TableInfo } from '../db/types.js';
 import { databasesOperation, tablesOperation } from '../operations/discovery.js';
 import { facetsOperation } from '../operations/facets.js';
 import type { Envelope, Operation, OperationAnswer } from '../operations/operation.js';
@@ -41,6 +43,37 @@ export interface BrowseUrls {
 }
 
 const enc = encodeURIComponent;
+
+/** Columns whose text follows the tag grammar: full-text indexed ones and the transcription. */
+function taggedColumns(ctx: PublicationContext, table: TableInfo): Set<string> {
+  const columns = new Set(table.fulltextColumns);
+  if (table.columnsByName.has(ctx.config.av.transcriptionColumn))
+    columns.add(ctx.config.av.transcriptionColumn);
+  return columns;
+}
+
+/** Dédalo's lg-xxx codes (ISO 639-2/3) as BCP 47 tags for the lang attribute, where known. */
+const BCP47: Record<string, string> = {
+  spa: 'es',
+  eng: 'en',
+  cat: 'ca',
+  fra: 'fr',
+  deu: 'de',
+  ita: 'it',
+  por: 'pt',
+  eus: 'eu',
+  glg: 'gl',
+  ell: 'el',
+  nld: 'nl',
+  ara: 'ar',
+  rus: 'ru',
+  vlca: 'ca',
+};
+
+function htmlLang(lang: string): string | undefined {
+  const code = lang.replace(/^lg-/, '');
+  return BCP47[code] ?? (/^[a-z]{2}$/.test(code) ? code : undefined);
+}
 const FACET_COLUMNS_MAX = 6;
 const FACET_VALUES = 8;
 
@@ -183,7 +216,7 @@ export async function tablePage(
     table,
     schema,
     recordHref: (t, id) => `${urls.browse}/${enc(db)}/${enc(t)}/${id}`,
-    textColumns: new Set(),
+    textColumns: taggedColumns(ctx, table),
     terms: [],
   };
   const rows = page?.body.data ?? [];
@@ -305,7 +338,7 @@ export async function recordPage(
   const answer = await run<RecordBody>(ctx, getRecordOperation, { db, table: table.name, id });
   const q = (query.get('q')?.[0] ?? '').trim().slice(0, 512);
   const terms = q ? highlightTermsOf(parseSearchQuery(q)) : [];
-  const textColumns = new Set([...table.fulltextColumns, ctx.config.av.transcriptionColumn]);
+  const textColumns = taggedColumns(ctx, table);
   const cellContext: CellContext = {
     table,
     schema,
@@ -318,8 +351,7 @@ export async function recordPage(
     const lang = typeof row.lang === 'string' ? row.lang : undefined;
     return {
       lang,
-      // lg-eng -> en-ish is not knowable in general; the page language attribute takes the code's letters.
-      htmlLang: lang ? lang.replace(/^lg-/, '').slice(0, 3) : undefined,
+      htmlLang: lang ? htmlLang(lang) : undefined,
       anchor: lang ?? `variant-${i + 1}`,
       fields: Object.entries(row)
         .filter(([name]) => name !== 'lang')

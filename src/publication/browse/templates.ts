@@ -114,7 +114,7 @@ const record = `<% layout('@layout') %>
 <h1><%= it.table %> <%= it.id %></h1>
 <p><a href="<%= it.backHref %>">← All rows of <%= it.table %></a><% if (it.q) { %> · highlighting <mark><%= it.q %></mark><% } %></p>
 <% if (it.variants.length > 1) { %><nav class="lang-switch" aria-label="Languages">Languages: <% for (const v of it.variants) { %><a href="#<%= v.anchor %>"><%= v.lang %></a><% } %></nav><% } %>
-<% for (const v of it.variants) { %><section class="variant panel" id="<%= v.anchor %>"<%= v.lang ? ' lang="' + v.htmlLang + '"' : '' %>>
+<% for (const v of it.variants) { %><section class="variant panel" id="<%= v.anchor %>"<% if (v.htmlLang) { %> lang="<%= v.htmlLang %>"<% } %>>
 <% if (v.lang) { %><h2 lang="en"><%= v.lang %></h2><% } %>
 <dl class="record">
 <% for (const f of v.fields) { %><dt lang="en"><%= f.name %></dt><dd><%~ include('@cell', { cell: f.cell }) %></dd><% } %>
