@@ -174,6 +174,17 @@ function resetPeak(pid: number): void {
 
 interface Measured extends LoopResult {
   errors: number;
+  requests: number;
+}
+
+/**
+ * CPU time the process has used (user + system, all threads), in microseconds. Per request, it
+ * is disturbed less than req/s by other work on a shared machine.
+ */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** One autocannon request of a scenario: a new path (and body) for every request sent. */
@@ -215,6 +226,7 @@ async function loadTest(port: number, sc: BenchScenario, f: Fixture, seconds: nu
     requestsPerSec: result.requests.average,
     p99Ms: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
+    requests: result.requests.total,
   };
 }
 
@@ -271,7 +283,9 @@ async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[])
       await checkAnswers(PORT, sc, f);
       if (WARMUP > 0) await loadTest(PORT, sc, f, WARMUP); // schema cache, prepared statements, page cache
       resetPeak(server.pid!);
+      const cpuBefore = cpuMicros(server.pid!);
       const api = await loadTest(PORT, sc, f, SECONDS);
+      const cpuPerRequest = (cpuMicros(server.pid!) - cpuBefore) / Math.max(1, api.requests);
       const mem = rss(server.pid!);
       peak = Math.max(peak, mem.peak);
       const base = sc.baseline === 'bare-fastify' ? bare! : await sqlBaseline(sc, f);
@@ -279,12 +293,12 @@ async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[])
       const verdict = sc.target === undefined ? '' : `${sc.target} ${ratio >= sc.target ? 'met' : 'MISSED'}`;
       const baseName = sc.baseline === 'bare-fastify' ? 'bare Fastify 204' : 'SQL';
       out(
-        `| ${f.engine} | ${f.name} | ${sc.id} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baseName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(ratio, 2)} | ${verdict} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${mem.peak} | ${api.errors} |`,
+        `| ${f.engine} | ${f.name} | ${sc.id} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baseName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(ratio, 2)} | ${verdict} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${fmt(cpuPerRequest)} | ${mem.peak} | ${api.errors} |`,
       );
     }
     peak = Math.max(peak, rss(server.pid!).peak);
     out(
-      `| ${f.engine} | ${f.name} | server RSS MB: idle ${idle}, peak ${peak}${bare ? `; bare Fastify peak ${bare.peakMb} (peak ratio ${fmt(peak / bare.peakMb, 1)})` : ''} | | | | | | | | | | |`,
+      `| ${f.engine} | ${f.name} | server RSS MB: idle ${idle}, peak ${peak}${bare ? `; bare Fastify peak ${bare.peakMb} (peak ratio ${fmt(peak / bare.peakMb, 1)})` : ''} | | | | | | | | | | | |`,
     );
   } finally {
     await stop(server);
@@ -296,8 +310,8 @@ async function bench(): Promise<void> {
   const lines = [
     `${new Date().toISOString()}; ${SECONDS}s per measurement after ${WARMUP}s of warm-up; ${CONNECTIONS} connections; load average at start ${load()}`,
     '',
-    '| engine | fixture | scenario | API req/s | API p99 ms | baseline | baseline req/s | baseline p99 ms | req/s ratio | target | p99 ratio | server peak RSS MB | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| engine | fixture | scenario | API req/s | API p99 ms | baseline | baseline req/s | baseline p99 ms | req/s ratio | target | p99 ratio | server CPU us/request | server peak RSS MB | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const engine of ENGINES) {
     for (const name of String(args.fixtures).split(',')) {

@@ -12,7 +12,11 @@
  *   1..10,000, and once more with every request on the same record, against the session lookup
  *   and, in one `db.transaction`, the row lock (which also proves the record exists),
  *   `writeComponent`, the history row and the activity row: the store functions save-component.ts
- *   calls (the echo is built from the locked row, without a statement).
+ *   calls (the echo is built from the locked row, without a statement), and the check that no
+ *   other user holds the component's lock;
+ * - lock focus (the heartbeat a field sends every 45 s while edited): the stock client's
+ *   `update_lock_components_state` focus on title oh16, each request on the next record, 16
+ *   sessions, against the session lookup, the record's existence and `takeLock`.
  *
  * List reads and saves run with one session (one browser sending 16 requests at once: every
  * request touches the same session row) and with 16 sessions (16 users), baselines alike.
@@ -43,6 +47,7 @@ import { verifyPassword } from '../src/work/auth/password-hash.js';
 import { PermissionsEngine, type UserAccess } from '../src/work/auth/permissions.js';
 import { ROOT_USER_ID } from '../src/work/bootstrap/bootstrap-database.js';
 import type { WorkDatabase } from '../src/work/config.js';
+import { lockHeldByOther, takeLock } from '../src/work/locks/component-locks.js';
 import { loadOntology, type Ontology } from '../src/work/ontology/load-ontology.js';
 import { parseSqo } from '../src/work/search/parse-sqo.js';
 import { searchRecords } from '../src/work/search/search-records.js';
@@ -51,7 +56,7 @@ import { logActivity } from '../src/work/store/activity.js';
 import { recordComponentHistory } from '../src/work/store/history.js';
 import { openSqlClient } from '../src/work/store/open-sql-client.js';
 import { lastItemId, readRecord, readRecords, writeComponent } from '../src/work/store/record-rows.js';
-import type { RecordKey } from '../src/work/store/records.js';
+import { type RecordKey, recordExists } from '../src/work/store/records.js';
 import { touchLiveSession } from '../src/work/store/sessions.js';
 import type { SqlClient } from '../src/work/store/sql-client.js';
 import type { LoopResult } from './ceiling.js';
@@ -99,6 +104,21 @@ const LIST_BODY = JSON.stringify({
   source: { section_tipo: 'oh1', tipo: 'oh1', mode: 'list', lang: LIST_LANG },
   sqo: LIST_SQO,
 });
+
+/** The stock client's lock focus on the title (STOCK-CLIENT-SHAPES.md step 17). */
+const FOCUS_TIPO = 'oh16';
+const focusBody = (sectionId: number) =>
+  JSON.stringify({
+    dd_api: 'dd_utils_api',
+    action: 'update_lock_components_state',
+    prevent_lock: true,
+    options: {
+      component_tipo: FOCUS_TIPO,
+      section_tipo: INTERVIEW_SECTION,
+      section_id: sectionId,
+      action: 'focus',
+    },
+  });
 
 /** The stock client's save of the code (STOCK-CLIENT-SHAPES.md step 7, editing item 1). */
 const SAVE_TIPO = 'oh14';
@@ -291,6 +311,8 @@ const saveBase =
     const now = new Date();
     await sessionLookup(db, tokenOf());
     await db.transaction(async (tx) => {
+      const lockKey = { ...key, component_tipo: SAVE_TIPO };
+      if (await lockHeldByOther(tx, lockKey, ROOT_USER_ID, now)) throw new Error('save baseline: locked');
       const row = await readRecord(tx, table, key, { forUpdate: true });
       if (!row) throw new Error(`save baseline: no record ${key.section_id}`);
       const items = [{ id: 1, lang: 'lg-nolan', value: `baseline ${key.section_id} ${now.getTime()}` }];
@@ -327,6 +349,24 @@ const saveBase =
       });
       // The echo is built from the row the save holds: no statement.
     });
+  };
+
+/** The lock focus's statements: session, the record's existence (root: no scope check), takeLock. */
+const focusBase =
+  (db: SqlClient, ontology: Ontology, session: () => { tokenSha256: string }, nextId: () => number) =>
+  async () => {
+    const key: RecordKey = { section_tipo: INTERVIEW_SECTION, section_id: nextId() };
+    const { tokenSha256 } = session();
+    await sessionLookup(db, tokenSha256);
+    if (!(await recordExists(db, ontology.tableOf(INTERVIEW_SECTION)!, key)))
+      throw new Error(`focus baseline: no record ${key.section_id}`);
+    const taken = await takeLock(
+      db,
+      { ...key, component_tipo: FOCUS_TIPO },
+      { userId: ROOT_USER_ID, sessionSha256: tokenSha256 },
+      new Date(),
+    );
+    if (!taken.taken) throw new Error('focus baseline: refused');
   };
 
 /** 1, 2, ... spread, 1, 2, ...: shared by all connections, so each request hits the next record. */
@@ -409,6 +449,7 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
       const traced = await traceServerRequests(db.env, ROOT_PASSWORD, [
         { name: 'list read', body: LIST_BODY },
         { name: 'save', body: saveBody(TRACED_RECORD, 'traced') },
+        { name: 'lock focus', body: focusBody(TRACED_RECORD) },
       ]);
 
       server = await startServer(db.env);
@@ -451,6 +492,14 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
         opts,
         1,
       );
+      // After the saves: the locks root takes here must not be in the saves' way (they are not:
+      // a user's own locks never refuse them, but the table is then larger).
+      const focusIds = rotation(SAVE_SPREAD);
+      const focus = await measure(
+        server,
+        () => ({ body: focusBody(focusIds()), headers: headersOf(anySession()) }),
+        opts,
+      );
       if (engine === 'pglite') {
         await stopServer(server);
         server = undefined;
@@ -473,6 +522,15 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
         const saveTrace = await log.during(saveBase(tracedClient, ontology, oneToken, () => TRACED_RECORD));
         notes.push(traceLine(engine, 'list read', traced.get('list read') ?? [], listTrace));
         notes.push(traceLine(engine, 'save', traced.get('save') ?? [], saveTrace));
+        const focusTrace = await log.during(
+          focusBase(
+            tracedClient,
+            ontology,
+            () => one,
+            () => TRACED_RECORD,
+          ),
+        );
+        notes.push(traceLine(engine, 'lock focus', traced.get('lock focus') ?? [], focusTrace));
 
         const listOp = listReadBase(client, ontology, access, oneToken);
         await loop(listOp, connections, Math.min(1, seconds));
@@ -487,6 +545,11 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
         const saveBaseMany = await loop(saveBase(client, ontology, anyToken, baseIds), connections, seconds);
         const saveBaseSame = await loop(
           saveBase(client, ontology, oneToken, () => SAME_RECORD),
+          connections,
+          seconds,
+        );
+        const focusBaseMany = await loop(
+          focusBase(client, ontology, anySession, rotation(SAVE_SPREAD)),
           connections,
           seconds,
         );
@@ -540,6 +603,14 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
             saveSame.api,
             saveBaseSame,
             saveSame.rss,
+          ),
+          row(
+            engine,
+            `lock focus oh16, records in turn, ${n} sessions`,
+            `session + existence + takeLock SQL loop, ${n} sessions`,
+            focus.api,
+            focusBaseMany,
+            focus.rss,
           ),
         ]) {
           console.log(r);

@@ -14,6 +14,7 @@ import { MethodGuard } from './http/method-guard.js';
 import { requestIdMinter } from './http/request-id.js';
 import { MAX_PARAM_LENGTH } from './operations/operation-router.js';
 import { batchRoutes } from './routes/batch-routes.js';
+import { browseRoutes } from './routes/browse-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
 import { fragmentsRoutes } from './routes/fragments-routes.js';
@@ -61,6 +62,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
       await api.register(recordsRoutes);
       await api.register(fragmentsRoutes);
       await api.register(searchRoutes);
+      await api.register(browseRoutes);
       if (ctx.config.mcpEnabled) await api.register(mcpRoutes);
     },
     { prefix: ctx.config.basePath },

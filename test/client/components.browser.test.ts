@@ -145,12 +145,16 @@ describe.runIf(haveChromium)('component elements', () => {
       ctx('oh14', 'component_input_text', 'Code'),
       item('oh14', [{ id: 1, lang: 'lg-nolan', value: 'A' }]),
       {
-        lockMessage: 'Maria López is editing this field (since 10:02)',
+        // The sentence RecordStore builds from a record.in_use refusal's error.details.holder.
+        lockMessage: 'Maria López (maria) is editing this field since 10:02.',
       },
     );
     const input = page.getByRole('textbox', { name: 'Code' });
     await input.focus();
-    await page.getByRole('note').getByText('Maria López is editing this field (since 10:02)').waitFor();
+    await page
+      .getByRole('note')
+      .getByText('Maria López (maria) is editing this field since 10:02.')
+      .waitFor();
     expect(await input.getAttribute('readonly')).not.toBeNull();
     expect(await page.evaluate(() => (window as unknown as { locks: string[] }).locks)).toEqual([
       'focus oh14',

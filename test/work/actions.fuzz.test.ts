@@ -226,4 +226,54 @@ describe.each(workEngineCases())('record actions never answer a 5xx ($engine)', 
       { numRuns: 300 },
     );
   }, 120_000);
+
+  it('answers every random lock RQO with an envelope and a status below 500', async () => {
+    const lockRqo = fc.oneof(
+      fc.record({
+        dd_api: fc.constant('dd_utils_api'),
+        action: fc.constant('update_lock_components_state'),
+        options: fc.oneof(
+          json,
+          fc.record(
+            {
+              section_tipo: fc.oneof(tipo, json),
+              section_id: sectionId,
+              component_tipo: fc.oneof(tipo, fc.constant(null), json),
+              action: fc.oneof(fc.constantFrom('focus', 'blur', 'delete_user_section_locks', 'x', ''), json),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      }),
+      fc.record({
+        dd_api: fc.constant('dd_area_maintenance_api'),
+        action: fc.constant('lock_components_actions'),
+        options: fc.oneof(
+          json,
+          fc.record(
+            {
+              fn_action: fc.oneof(
+                fc.constantFrom('get_active_users', 'force_unlock_all_components', 'x', '__proto__'),
+                json,
+              ),
+              user_id: fc.oneof(fc.integer({ min: -3, max: 5 }), fc.constantFrom(2 ** 40, 1.5, '1'), json),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(lockRqo, async (body) => {
+        const answer = await root.post(body);
+        expect(answer.status, JSON.stringify({ body, answer: answer.body })).toBeLessThan(500);
+        if (answer.body.ok === false) {
+          const entry = ERROR_REGISTRY[answer.body.error.code as keyof typeof ERROR_REGISTRY];
+          expect(entry, answer.body.error.code).toBeDefined();
+          expect(answer.status).toBe(ERROR_CATEGORIES[entry.category]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ import { loadWorkConfig } from '../../src/work/config.js';
 import { LOCK_TTL_MS, purgeExpiredLocks } from '../../src/work/locks/component-locks.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
-import type { SqlQueryable } from '../../src/work/store/sql-client.js';
+import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertInterview, insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
@@ -88,6 +88,27 @@ async function seedUsers(db: SqlQueryable, ontology: Parameters<typeof accessIte
   await setFullName(db, 2, 'Bob Smith');
 }
 
+/** Statements matching this fail inside a transaction (a dropped connection, say). */
+let failInsideTransaction: RegExp | undefined;
+/** Runs inside the transaction just before each statement (a concurrent change, simulated). */
+let beforeStatement: ((sql: string, tx: SqlQueryable) => Promise<void>) | undefined;
+
+function failureInjector(db: SqlClient): SqlClient {
+  const tx = (inner: SqlQueryable): SqlQueryable => ({
+    query: async (sql, params) => {
+      if (failInsideTransaction?.test(sql)) throw new Error('injected failure');
+      await beforeStatement?.(sql, inner);
+      return inner.query(sql, params);
+    },
+  });
+  return {
+    engine: db.engine,
+    query: (sql, params) => db.query(sql, params),
+    transaction: (fn) => db.transaction((inner) => fn(tx(inner))),
+    close: () => db.close(),
+  };
+}
+
 describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine) => {
   let work: WorkServerHandle;
   let nextRecord = 0;
@@ -114,7 +135,7 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     ).rows;
 
   beforeAll(async () => {
-    work = await startTestWorkServer(engine);
+    work = await startTestWorkServer(engine, {}, { wrapDb: failureInjector });
     await seedUsers(work.server.db, loadOntology());
   });
   afterAll(async () => {
@@ -161,6 +182,22 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
 
     expect((await ana.post(lock('blur', id))).body.data).toEqual({ released: 1 });
     expectOk(await bob.post(lock('focus', id)));
+  });
+
+  it('two users focusing the same field at the same moment: exactly one gets it', async () => {
+    const ana = await login('ana');
+    const bob = await login('bob');
+    for (let round = 0; round < 5; round++) {
+      const id = await newInterview();
+      const answers = await Promise.all([ana.post(lock('focus', id)), bob.post(lock('focus', id))]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const winner = answers[0]!.status === 200 ? 1 : 2;
+      const loser = answers.find((a) => a.status === 409)!;
+      expect(loser.body.error.details.holder.user_id).toBe(winner);
+      expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([
+        { user_id: winner, section_id: id, component_tipo: 'oh16' },
+      ]);
+    }
   });
 
   it('a lock lapses 150 s after its last focus, and each focus pushes that back', async () => {
@@ -289,6 +326,23 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     expectOk(await bob.post(lock('focus', id)));
   });
 
+  it('a session ended while its focus runs answers 401, not a 5xx, and leaves no lock', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    // Ana's session is ended (another tab quits) after this request resolved it, before the
+    // lock row is written.
+    beforeStatement = async (sql, tx) => {
+      if (sql.includes('INSERT INTO component_locks'))
+        await tx.query('DELETE FROM sessions WHERE user_id = 1');
+    };
+    try {
+      expectRefused(await ana.post(lock('focus', id)), 401, 'auth.not_logged');
+    } finally {
+      beforeStatement = undefined;
+    }
+    expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([]);
+  });
+
   it('refuses bad input with 4xx, and a reader may not lock a field', async () => {
     const id = await newInterview();
     const ana = await login('ana');
@@ -376,6 +430,23 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     expect(rows.at(-2)).toMatchObject({ removed: 0, user_id: 2 });
     expect(rows.at(-1)).toMatchObject({ removed: 1 });
     expectOk(await (await login('bob')).post(lock('focus', id)));
+  });
+
+  it('a force-unlock whose activity row fails releases nothing', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    const root = await login('root');
+    expectOk(await ana.post(lock('focus', id)));
+    failInsideTransaction = /INSERT INTO matrix_activity/;
+    try {
+      expectRefused(await root.post(lockActions('force_unlock_all_components')), 500, 'internal.unexpected');
+    } finally {
+      failInsideTransaction = undefined;
+    }
+    expect((await liveRows()).filter((r) => r.section_id === id)).toEqual([
+      { user_id: 1, section_id: id, component_tipo: 'oh16' },
+    ]);
+    expectRefused(await (await login('bob')).post(lock('focus', id)), 409, 'record.in_use');
   });
 });
 

@@ -3,6 +3,10 @@
  * browsers ask for (operations/discovery.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { homePage } from '../browse/pages.js';
+import { renderPage } from '../browse/views.js';
+import { requestContext } from '../http/request-context.js';
+import { appendVary } from '../http/vary.js';
 import {
   databasesOperation,
   faviconOperation,
@@ -10,19 +14,28 @@ import {
   tableOperation,
   tablesOperation,
 } from '../operations/discovery.js';
-import { serveOperation } from './operation-route.js';
+import { BROWSE_PREFIX, prefersHtml, sendHtml } from './browse-routes.js';
+import { sendAnswer, serveOperation } from './operation-route.js';
 
 // Re-exported for the routes that name the API (docs, health).
 export { API_NAME, API_VERSION } from '../operations/discovery.js';
 
 export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
-  for (const operation of [
-    indexOperation,
-    faviconOperation,
-    databasesOperation,
-    tablesOperation,
-    tableOperation,
-  ]) {
+  const { ctx } = app;
+  const bp = ctx.config.basePath;
+  // A browser opening the API root gets the browse home page (links to the data and the docs);
+  // every other client the JSON index, as before.
+  app.get(indexOperation.path, async (request, reply) => {
+    appendVary(reply, 'Accept');
+    const context = requestContext(request);
+    if (prefersHtml(request.headers.accept)) {
+      const urls = { browse: `${bp}${BROWSE_PREFIX}`, api: bp };
+      return sendHtml(reply, renderPage('@home', await homePage(context, urls)), ctx.config.cacheMaxAge);
+    }
+    const answer = await indexOperation.run(context, { params: {}, query: () => new Map() });
+    return sendAnswer(request, reply, answer, ctx.config.cacheMaxAge);
+  });
+  for (const operation of [faviconOperation, databasesOperation, tablesOperation, tableOperation]) {
     serveOperation(app, operation);
   }
 }

@@ -43,6 +43,7 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
 <li><a href="${escapeHtml(bp)}/docs/scalar/">Scalar</a></li>
 </ul>
 <p>Machine-readable description: <a href="${escapeHtml(bp)}/openapi.yaml">openapi.yaml</a>, <a href="${escapeHtml(specUrl)}">openapi.json</a>.</p>
+<p>The published data as pages a person can read: <a href="${escapeHtml(bp)}/browse/">browse the databases</a>.</p>
 </body></html>`;
   const sendLanding = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('Cache-Control', cache).send(landing);

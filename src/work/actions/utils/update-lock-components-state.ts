@@ -32,6 +32,9 @@ import {
 } from '../core/record-access.js';
 import { objectField, requiredString } from '../rqo-fields.js';
 
+/** SQLSTATE of a foreign key violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 const LOCK_ACTIONS = ['focus', 'blur', 'delete_user_section_locks'] as const;
 type LockAction = (typeof LOCK_ACTIONS)[number];
 
@@ -86,7 +89,12 @@ export const updateLockComponentsStateAction: ActionDefinition = {
       key,
       { userId: session.userId, sessionSha256: session.tokenSha256 },
       ctx.now,
-    );
+    ).catch((err: { code?: string }) => {
+      // The session was ended (quit in another tab, an administrator) since this request read
+      // it: the lock's foreign key refuses it, and the caller has no session any more.
+      if (err?.code === FOREIGN_KEY_VIOLATION) throw new WorkError('auth.not_logged');
+      throw err;
+    });
     if (!outcome.taken) {
       ctx.log.info({ lock: key, holder: outcome.holder.user_id }, 'component lock refused: in use');
       throw inUseError(key, outcome.holder);
