@@ -37,6 +37,8 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
     expect(rows.map((r) => r.table_name)).toEqual([
       'component_locks',
       'idempotency_keys',
+      'last_sweep',
+      'login_known_addresses',
       'login_throttle',
       'matrix',
       'matrix_activity',

@@ -13,6 +13,7 @@ import { readAction } from './core/read.js';
 import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
+import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -43,6 +44,9 @@ export function workActions(): ActionRegistry {
       // web client: makes an uploaded file the value of a media component
       attach_uploaded_file: attachUploadedFileAction,
     },
-    dd_area_maintenance_api: {},
+    dd_area_maintenance_api: {
+      get_widget_value: getWidgetValueAction,
+      widget_request: widgetRequestAction,
+    },
   });
 }

@@ -216,6 +216,19 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'Only a global administrator may do this',
   },
+  // dd_area_maintenance_api: widgets and their allowlisted methods (maintenance/widgets.ts).
+  'maintenance.widget_unknown': {
+    category: 'validation',
+    label_key: 'error_maintenance_widget_unknown',
+    retryable: false,
+    message: 'source.model is not a maintenance widget of this server',
+  },
+  'maintenance.action_refused': {
+    category: 'validation',
+    label_key: 'error_maintenance_action_refused',
+    retryable: false,
+    message: "source.action is not in this widget's list of methods",
+  },
   // Uploads (multipart) and the actions around them.
   'upload.malformed': {
     category: 'validation',

@@ -160,4 +160,37 @@ export const MIGRATIONS: readonly Migration[] = [
         false)`,
     ],
   },
+  {
+    version: 7,
+    name: 'login throttling per (username, address), known addresses, last sweep',
+    statements: [
+      // Throttle rows are kept per scope: a (username, address) pair with an exponential back-off,
+      // an address across usernames, a username across addresses (auth/login-throttle.ts). The
+      // rows of the old per-key table only count failures of the last 15 minutes: not kept.
+      'DROP TABLE login_throttle',
+      `CREATE TABLE login_throttle (
+        scope text NOT NULL CHECK (scope IN ('pair', 'address', 'username')),
+        username text NOT NULL DEFAULT '',
+        address text NOT NULL DEFAULT '',
+        failures integer NOT NULL,
+        window_started_at timestamptz NOT NULL,
+        locked_until timestamptz,
+        PRIMARY KEY (scope, username, address)
+      )`,
+      // Where each user last logged in from: the per-username cap does not apply there.
+      `CREATE TABLE login_known_addresses (
+        username text NOT NULL,
+        address text NOT NULL,
+        last_success_at timestamptz NOT NULL,
+        PRIMARY KEY (username, address)
+      )`,
+      // One row: what the last sweep (timer or maintenance widget, any instance) removed.
+      `CREATE TABLE last_sweep (
+        id integer PRIMARY KEY CHECK (id = 1),
+        ran_at timestamptz NOT NULL,
+        trigger text NOT NULL,
+        purged jsonb NOT NULL
+      )`,
+    ],
+  },
 ];
