@@ -102,13 +102,14 @@ export async function lastSweep(db: SqlClient): Promise<SweepReport | null> {
 export function startSweepTimer(
   ctx: { db: SqlClient; dataDir: string; clock: () => Date; log: FastifyBaseLogger },
   intervalMs: number,
+  steps: readonly PurgeStep[] = SWEEP_STEPS,
 ): () => void {
   if (intervalMs <= 0) return () => {};
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    runSweep({ db: ctx.db, dataDir: ctx.dataDir, now: ctx.clock() }, 'timer', ctx.log)
+    runSweep({ db: ctx.db, dataDir: ctx.dataDir, now: ctx.clock() }, 'timer', ctx.log, steps)
       .then((r) => ctx.log.info({ sweep: r.purged, failed: r.failed }, 'sweep'))
       .catch((err) => ctx.log.error({ err }, 'sweep failed'))
       .finally(() => {
