@@ -184,6 +184,12 @@ export const MIGRATIONS: readonly Migration[] = [
         last_success_at timestamptz NOT NULL,
         PRIMARY KEY (username, address)
       )`,
+      // Activity dates were written as {id, lang, value: {start}}; a date item is {id, lang, start}
+      // (store/activity.ts), which the date filters and readers expect.
+      `UPDATE matrix_activity
+       SET date = jsonb_set(date, '{dd547,0}',
+         ((date->'dd547'->0) - 'value') || (date->'dd547'->0->'value'))
+       WHERE section_tipo = 'dd542' AND jsonb_typeof(date->'dd547'->0->'value') = 'object'`,
       // One row: what the last sweep (timer or maintenance widget, any instance) removed.
       `CREATE TABLE last_sweep (
         id integer PRIMARY KEY CHECK (id = 1),
