@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATEGORIES, ERROR_REGISTRY } from '../../src/work/dispatch/error-registry.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
@@ -396,4 +398,66 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
       for (const [b, code] of c.refused) expectRefused(await b.post(c.body), 403, code);
     }
   });
+  it('answers random widget requests with an envelope and a status below 500', async () => {
+    const fuzzer = await as('root', TEST_ROOT_PASSWORD);
+    const known = new Set(Object.keys(ERROR_REGISTRY));
+    const statuses = new Set<number>(Object.values(ERROR_CATEGORIES));
+    const name = fc.oneof(
+      fc.constantFrom(
+        'counters_status',
+        'system_status',
+        'sessions',
+        'sweep',
+        'modify_counter',
+        'end_session',
+      ),
+      fc.constantFrom('unlock_login', 'run', '__proto__', 'constructor', 'value', 'methods', ''),
+      fc.string({ maxLength: 70 }),
+      fc.anything({ maxDepth: 1 }),
+    );
+    const optionValue = fc.oneof(
+      fc.constantFrom('oh1', 'rsc197', 'dd542', 'fix', 'reset', 'x', '', 'a'.repeat(64), -1, 99, 1.5),
+      fc.anything({ maxDepth: 2 }),
+    );
+    const options = fc.oneof(
+      fc.dictionary(
+        fc.constantFrom(
+          'section_tipo',
+          'counter_action',
+          'session_id',
+          'user_id',
+          'username',
+          'address',
+          'x',
+        ),
+        optionValue,
+        { maxKeys: 3 },
+      ),
+      fc.anything({ maxDepth: 1 }),
+    );
+    const body = fc.record(
+      {
+        dd_api: fc.constant(API),
+        action: fc.constantFrom('get_widget_value', 'widget_request'),
+        source: fc.oneof(
+          fc.record({ model: name, action: name }, { requiredKeys: [] }),
+          fc.anything({ maxDepth: 1 }),
+        ),
+        options,
+      },
+      { requiredKeys: ['dd_api', 'action'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (rqo) => {
+        const answer = await fuzzer.post(rqo);
+        expect(answer.status, JSON.stringify({ rqo, body: answer.body })).toBeLessThan(500);
+        expect(statuses.has(answer.status) || answer.status === 200).toBe(true);
+        if (answer.status === 200) expect(answer.body.ok).toBe(true);
+        else expect(known.has(answer.body.error?.code), JSON.stringify(answer.body)).toBe(true);
+        // A random end_session may end this very session: log in again for the next run.
+        if (answer.status === 401) expect((await fuzzer.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });
