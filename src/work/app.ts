@@ -184,6 +184,18 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     }
   });
 
+  // A browser opening the printed URL (a GET) learns what the endpoint is and how to call it.
+  // Only this exact path (with or without its trailing slash); HEAD follows GET. OPTIONS is left
+  // alone (no CORS here: the web client is served from this origin).
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: config.basePath,
+    handler: (_request, reply) => {
+      reply.header('Allow', 'POST');
+      return sendError(reply, 'http.method_not_allowed');
+    },
+  });
+
   // --- web client: attached media files for display (session cookie + read checks) ---
   registerMediaRoute(app, {
     basePath: config.basePath,

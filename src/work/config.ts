@@ -25,6 +25,7 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: intVar('UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 2 ** 40),
   TRUST_PROXY: listVar('TRUST_PROXY'),
   WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
+  WORK_SWEEP_INTERVAL_SECONDS: intVar('WORK_SWEEP_INTERVAL_SECONDS', 600, 0, 7 * 24 * 3600),
 });
 
 export type WorkDatabase =
@@ -51,6 +52,8 @@ export interface WorkConfig {
   trustProxy: string[];
   /** Where the cataloguing web client is served (`/` by default; never the API's path). */
   uiPath: string;
+  /** How often the sweep (maintenance/sweep.ts) runs; 0: only when asked from the widget. */
+  sweepIntervalSeconds: number;
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -120,5 +123,6 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     trustProxy: e.TRUST_PROXY ?? [],
     uiPath,
+    sweepIntervalSeconds: e.WORK_SWEEP_INTERVAL_SECONDS,
   };
 }

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from './auth/clock.js';
 import { PermissionsEngine } from './auth/permissions.js';
 import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-database.js';
 import type { WorkConfig } from './config.js';
+import { startSweepTimer } from './maintenance/sweep.js';
 import { loadOntology } from './ontology/load-ontology.js';
 import { openSqlClient } from './store/open-sql-client.js';
 import type { SqlClient } from './store/sql-client.js';
@@ -54,7 +55,15 @@ export async function startWorkServer(
       permissions,
       clock: options.clock ?? systemClock,
     });
-    app.addHook('onClose', async () => db.close());
+    const clock = options.clock ?? systemClock;
+    const stopSweep = startSweepTimer(
+      { db, dataDir: config.dataDir, clock, log: app.log },
+      config.sweepIntervalSeconds * 1000,
+    );
+    app.addHook('onClose', async () => {
+      stopSweep();
+      await db.close();
+    });
     await app.listen({ port: config.port, host: config.host });
     const port = (app.server.address() as { port: number }).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -604,7 +604,13 @@ for (const engine of workEngineCases()) {
                   ok: true,
                   data: {
                     datalist: [
-                      { section_tipo: 'oh1', label: 'Interviews', counter_value: 3, last_section_id: 9 },
+                      {
+                        section_tipo: 'oh1',
+                        label: 'Interviews',
+                        counter_value: 3,
+                        last_section_id: 9,
+                        out_of_step: true,
+                      },
                     ],
                   },
                 },
@@ -613,7 +619,7 @@ for (const engine of workEngineCases()) {
             if (model === 'system_status') {
               return {
                 status: 200,
-                body: { ok: true, data: { version: '2.1.0', engine: 'pglite', active_sessions: 2 } },
+                body: { ok: true, data: { version: '2.1.0', database_engine: 'pglite', active_sessions: 2 } },
               };
             }
             return unknownAction;

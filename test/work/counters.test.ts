@@ -18,12 +18,14 @@ describe.each(workEngineCases())('section id counters ($engine)', ({ freshDataba
     // Half inside their own transactions, as record creation does, half bare.
     const ids = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        i % 2 === 0 ? db.transaction((tx) => allocateSectionId(tx, 'oh1')) : allocateSectionId(db, 'oh1'),
+        i % 2 === 0
+          ? db.transaction((tx) => allocateSectionId(tx, 'matrix', 'oh1'))
+          : allocateSectionId(db, 'matrix', 'oh1'),
       ),
     );
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     expect(await readCounter(db, 'oh1')).toBe(n);
-    expect(await allocateSectionId(db, 'rsc197')).toBe(1); // counters are per section
+    expect(await allocateSectionId(db, 'matrix', 'rsc197')).toBe(1); // counters are per section
   });
 
   it('an allocation rolled back with its transaction is not consumed', async () => {
@@ -33,10 +35,20 @@ describe.each(workEngineCases())('section id counters ($engine)', ({ freshDataba
     await setCounter(db, 'oh1', 7);
     await expect(
       db.transaction(async (tx) => {
-        expect(await allocateSectionId(tx, 'oh1')).toBe(8);
+        expect(await allocateSectionId(tx, 'matrix', 'oh1')).toBe(8);
         throw new Error('insert failed');
       }),
     ).rejects.toThrow('insert failed');
-    expect(await allocateSectionId(db, 'oh1')).toBe(8);
+    expect(await allocateSectionId(db, 'matrix', 'oh1')).toBe(8);
+  });
+  it('a section without a counter row starts after the highest id already stored', async () => {
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    await migrateSchema(db);
+    await db.query(
+      "INSERT INTO matrix (section_tipo, section_id) VALUES ('oh1', 41), ('oh1', -5), ('rsc197', 90)",
+    );
+    expect(await allocateSectionId(db, 'matrix', 'oh1')).toBe(42);
+    expect(await allocateSectionId(db, 'matrix', 'oh1')).toBe(43);
   });
 });

@@ -37,6 +37,8 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
     expect(rows.map((r) => r.table_name)).toEqual([
       'component_locks',
       'idempotency_keys',
+      'last_sweep',
+      'login_known_addresses',
       'login_throttle',
       'matrix',
       'matrix_activity',
@@ -98,5 +100,23 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       applied: [latest + 1],
       version: latest + 1,
     });
+  });
+  it('migration 7 rewrites activity dates written as {value: {start}} to date items {start}', async () => {
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    await migrateSchema(
+      db,
+      MIGRATIONS.filter((m) => m.version < 7),
+    );
+    const start = { year: 2026, month: 11, day: 24, hour: 10, minute: 2, second: 3 };
+    await db.query(
+      `INSERT INTO matrix_activity (section_tipo, section_id, date) VALUES ('dd542', 1, $1::jsonb)`,
+      [JSON.stringify({ dd547: [{ id: 1, lang: 'lg-nolan', value: { start } }] })],
+    );
+    await migrateSchema(db);
+    const { rows } = await db.query<{ date: unknown }>(
+      "SELECT date FROM matrix_activity WHERE section_tipo = 'dd542' AND section_id = 1",
+    );
+    expect(rows[0]!.date).toEqual({ dd547: [{ id: 1, lang: 'lg-nolan', start }] });
   });
 });

@@ -340,37 +340,80 @@ describe.each(workEngineCases())('login throttling over HTTP ($engine)', (engine
   const login = (username: string, auth: string, address: string) =>
     work.post({ dd_api: 'dd_utils_api', action: 'login', options: { username, auth } }, from(address));
 
-  it('locks a username after 10 failures, refusing even the right password, until the lock ends', async () => {
-    for (let i = 0; i < 10; i++)
-      expectRefused(await login('root', `guess ${i}`, `10.0.0.${i + 1}`), 401, 'auth.login_failed');
-    for (const address of ['10.0.0.1', '10.9.9.9']) {
-      const locked = await login('root', TEST_ROOT_PASSWORD, address);
-      expectRefused(locked, 429, 'rate.limited');
-      const retryAfter = Number(locked.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-      expect(locked.headers.getSetCookie()).toEqual([]);
+  const retryAfter = (answer: { headers: Headers }) => Number(answer.headers.get('retry-after'));
+
+  it('backs off a (username, address) pair exponentially, refusing even the right password, and leaves other addresses alone', async () => {
+    // Four failures cost nothing; the fifth locks the pair for 15 s.
+    for (let i = 0; i < 5; i++)
+      expectRefused(await login('root', `guess ${i}`, '10.0.0.1'), 401, 'auth.login_failed');
+    const locked = await login('root', TEST_ROOT_PASSWORD, '10.0.0.1');
+    expectRefused(locked, 429, 'rate.limited');
+    expect(retryAfter(locked)).toBe(15);
+    expect(locked.headers.getSetCookie()).toEqual([]);
+    // The administrator, from anywhere else, logs in.
+    expect((await login('root', TEST_ROOT_PASSWORD, '10.0.0.2')).status).toBe(200);
+
+    // Each further failure doubles the wait: 30 s, then 60 s.
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      work.clock.advance((retryAfter(await login('root', 'probe', '10.0.0.1')) + 1) * 1000);
+      expectRefused(await login('root', 'guess', '10.0.0.1'), 401, 'auth.login_failed');
+      waits.push(retryAfter(await login('root', TEST_ROOT_PASSWORD, '10.0.0.1')));
     }
-    // Other users are not affected.
-    expect((await login('ana', 'ana password', '10.9.9.9')).status).toBe(200);
-    work.clock.advance(15 * MINUTE + 1000);
-    const after = await login('root', TEST_ROOT_PASSWORD, '10.0.0.1');
-    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(waits).toEqual([30, 60, 120]);
+    work.clock.advance(121_000);
+    // A success clears the pair.
+    expect((await login('root', TEST_ROOT_PASSWORD, '10.0.0.1')).status).toBe(200);
+    expectRefused(await login('root', 'guess', '10.0.0.1'), 401, 'auth.login_failed');
+    expect((await login('root', TEST_ROOT_PASSWORD, '10.0.0.1')).status).toBe(200);
   });
 
-  it('locks a client address after 10 failures, whatever the usernames', async () => {
-    for (let i = 0; i < 10; i++)
+  it('caps the back-off at 15 minutes', async () => {
+    for (let i = 0; i < 4; i++)
+      expectRefused(await login('ana', 'guess', '10.1.0.1'), 401, 'auth.login_failed');
+    // Failures 5..12, each after the previous lock ended: 15 s doubling up to 960 s, capped at 900.
+    const waits: number[] = [];
+    for (let failure = 5; failure <= 12; failure++) {
+      expectRefused(await login('ana', 'guess', '10.1.0.1'), 401, 'auth.login_failed');
+      const locked = await login('ana', 'ana password', '10.1.0.1');
+      expectRefused(locked, 429, 'rate.limited');
+      waits.push(retryAfter(locked));
+      work.clock.advance((retryAfter(locked) + 1) * 1000);
+    }
+    expect(waits).toEqual([15, 30, 60, 120, 240, 480, 900, 900]);
+    expect((await login('ana', 'ana password', '10.1.0.1')).status).toBe(200);
+  });
+
+  it('locks a client address after 30 failures across usernames', async () => {
+    for (let i = 0; i < 30; i++)
       expectRefused(await login(`user${i}`, 'guess', '192.0.2.7'), 401, 'auth.login_failed');
     const locked = await login('ana', 'ana password', '192.0.2.7');
     expectRefused(locked, 429, 'rate.limited');
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(retryAfter(locked)).toBe(15 * 60);
     expect((await login('ana', 'ana password', '192.0.2.8')).status).toBe(200);
   });
 
-  it('counts failures in a 15-minute window', async () => {
-    for (let i = 0; i < 9; i++)
+  it('slows a distributed guess of one username without locking out its known addresses', async () => {
+    await createUser(work, 5, 'bea', 'bea password', true);
+    expect((await login('bea', 'bea password', '172.16.0.1')).status).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      expectRefused(await login('bea', 'guess', `172.17.${i >> 8}.${i & 255}`), 401, 'auth.login_failed');
+    }
+    // A new address is refused, even with the right password...
+    const stranger = await login('bea', 'bea password', '172.18.0.1');
+    expectRefused(stranger, 429, 'rate.limited');
+    expect(retryAfter(stranger)).toBe(15 * 60);
+    // ...the address bea logged in from before is not.
+    expect((await login('bea', 'bea password', '172.16.0.1')).status).toBe(200);
+    work.clock.advance(15 * MINUTE + 1000);
+    expect((await login('bea', 'bea password', '172.18.0.1')).status).toBe(200);
+  });
+
+  it("forgets a pair's failures after 24 hours", async () => {
+    for (let i = 0; i < 4; i++)
       expectRefused(await login('ana', 'guess', '198.51.100.1'), 401, 'auth.login_failed');
-    work.clock.advance(16 * MINUTE);
+    work.clock.advance(24 * 60 * MINUTE + 1000);
+    // Failure 1 of a new window: no lock.
     expectRefused(await login('ana', 'guess', '198.51.100.1'), 401, 'auth.login_failed');
     expect((await login('ana', 'ana password', '198.51.100.1')).status).toBe(200);
   });

@@ -127,6 +127,31 @@ describe.each(workEngineCases())('uploads over HTTP ($engine)', (engine) => {
     expect(filtered.body.data.map((f: { name: string }) => f.name)).toEqual(['photo one.jpg']);
   });
 
+  it('keeps both files when a name is uploaded twice: the second gets a numbered name', async () => {
+    const first = randomBytes(300);
+    const second = randomBytes(400);
+    const third = randomBytes(500);
+    const send = (bytes: Uint8Array<ArrayBuffer>) =>
+      upload(work.server.url, browser, { key_dir: 'pdf', file_name: 'letter.pdf' }, { bytes });
+    expect((await send(first)).body.data).toEqual({ name: 'letter.pdf', size: 300, url: 'letter.pdf' });
+    expect((await send(second)).body.data).toEqual({
+      name: 'letter (2).pdf',
+      size: 400,
+      url: 'letter%20(2).pdf',
+    });
+    expect((await send(third)).body.data).toMatchObject({ name: 'letter (3).pdf', size: 500 });
+    expect(readFileSync(join(staging, 'pdf', 'letter.pdf')).equals(first)).toBe(true);
+    expect(readFileSync(join(staging, 'pdf', 'letter (2).pdf')).equals(second)).toBe(true);
+    expect(readFileSync(join(staging, 'pdf', 'letter (3).pdf')).equals(third)).toBe(true);
+    const listed = (await browser.post(list('pdf', 'letter.pdf'))).body.data;
+    expect(listed.map((f: { name: string }) => f.name)).toEqual([
+      'letter (2).pdf',
+      'letter (3).pdf',
+      'letter.pdf',
+    ]);
+    expect(readdirSync(join(staging, '.tmp'))).toEqual([]);
+  });
+
   it('accepts exactly UPLOAD_MAX_BYTES and refuses one byte more, leaving no file', async () => {
     const exact = await upload(
       work.server.url,

@@ -53,4 +53,32 @@ describe('web client files', () => {
     const start = await work.post({ action: 'start' });
     expect(start.body.ok).toBe(true);
   });
+  it('answers any method but POST and OPTIONS on the RQO endpoint with 405, Allow: POST and how to call it', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      for (const path of ['/api/json', '/api/json/']) {
+        const res = await fetch(`${origin}${path}`, { method });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('allow')).toBe('POST');
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        const body = await res.json();
+        expect(body).toMatchObject({
+          ok: false,
+          request_id: res.headers.get('x-request-id'),
+          error: { code: 'http.method_not_allowed', category: 'method_not_allowed', retryable: false },
+        });
+        expect(body.error.message).toMatch(/POST a JSON RQO/);
+      }
+    }
+    const head = await fetch(`${origin}/api/json`, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('POST');
+    // Nothing else changes: OPTIONS, the media route below the endpoint, the client's pages.
+    expect((await fetch(`${origin}/api/json`, { method: 'OPTIONS' })).status).not.toBe(405);
+    const media = await fetch(`${origin}/api/json/media/rsc170/1/rsc29/a.jpg`);
+    expect(media.status).toBe(401);
+    expect((await media.json()).error.code).toBe('auth.not_logged');
+    expect((await fetch(`${origin}/api/json/other`)).status).toBe(404);
+    expect((await fetch(`${origin}/ui/`)).status).toBe(200);
+    expect((await work.post({ action: 'start' })).body.ok).toBe(true);
+  });
 });

@@ -1,10 +1,10 @@
 /**
- * The maintenance page (global administrators), one block per widget of
- * `dd_area_maintenance_api` (issue 10's shapes): counters (`get_widget_value` of counters_status;
- * "Fix" / "Reset" through `widget_request` `modify_counter`), system status, sessions (with
- * "End"), the sweep (run now), and the fields being edited (`lock_components_actions`
- * `get_active_users`, "Release every lock"). Each block asks the server on its own; a block whose
- * widget or action the server does not offer says so instead, and the others still work.
+ * The maintenance page, one block per widget of `dd_area_maintenance_api` (README, "Maintenance
+ * widgets"): counters (`get_widget_value` of counters_status; "Fix" / "Reset" through
+ * `widget_request` `modify_counter`), system status, sessions and login locks (`end_session`,
+ * `unlock_login`; global administrators), the sweep (`run`), and the fields being edited
+ * (`lock_components_actions` `get_active_users`, "Release every lock"). Each block asks the server
+ * on its own; a block the server refuses or does not offer says so instead, and the others work.
  */
 import { css, html, LitElement } from 'lit';
 import { ApiError } from '../api/rqo-client.js';
@@ -14,12 +14,60 @@ import { baseStyles } from './styles.js';
 interface CounterRow {
   section_tipo: string;
   label?: string;
-  counter_value?: number;
+  /** null: no counter yet (new or reset section); the next record takes last_section_id + 1. */
+  counter_value?: number | null;
   last_section_id?: number;
   out_of_step?: boolean;
 }
 
+interface SessionRow {
+  session_id: string;
+  user_id: number;
+  username: string | null;
+  full_username: string | null;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+}
+
+interface LoginLockRow {
+  scope: 'pair' | 'address' | 'username';
+  username: string | null;
+  address: string | null;
+  failures: number;
+  retry_after_seconds: number;
+}
+
+interface SessionsValue {
+  sessions: SessionRow[];
+  login_locks: LoginLockRow[];
+}
+
+interface SweepValue {
+  interval_seconds?: number;
+  last_run?: {
+    ran_at: string;
+    trigger: string;
+    purged: Record<string, number>;
+    failed: Record<string, string>;
+  } | null;
+}
+
 type Row = Record<string, unknown>;
+
+/** A moment as the reader's local date and time. */
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** 3725 -> "1 h 2 min": how long, in words a person reads at a glance. */
+export function duration(seconds: number): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const parts = [d ? `${d} d` : '', h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : `${Math.floor(seconds)} s`;
+}
+
+const words = (key: string) => key.replaceAll('_', ' ');
 
 type Block<T> =
   | { state: 'loading' }
@@ -70,8 +118,8 @@ export class DdMaintenance extends LitElement {
   declare session: Session;
   declare counters: Block<CounterRow[]>;
   declare status: Block<Row>;
-  declare sessions: Block<Row[]>;
-  declare sweep: Block<Row>;
+  declare sessions: Block<SessionsValue>;
+  declare sweep: Block<SweepValue>;
   declare locks: Block<Row[]>;
 
   constructor() {
@@ -127,11 +175,17 @@ export class DdMaintenance extends LitElement {
         : this.failure(status.reason);
     this.sessions =
       sessions.status === 'fulfilled'
-        ? { state: 'ok', value: rowsOf(sessions.value, 'sessions', 'datalist') }
+        ? {
+            state: 'ok',
+            value: {
+              sessions: rowsOf(sessions.value, 'sessions') as unknown as SessionRow[],
+              login_locks: rowsOf(sessions.value, 'login_locks') as unknown as LoginLockRow[],
+            },
+          }
         : this.failure(sessions.reason);
     this.sweep =
       sweep.status === 'fulfilled'
-        ? { state: 'ok', value: (sweep.value ?? {}) as Row }
+        ? { state: 'ok', value: (sweep.value ?? {}) as SweepValue }
         : this.failure(sweep.reason);
     try {
       const a = await this.session.api.call({
@@ -145,16 +199,24 @@ export class DdMaintenance extends LitElement {
     }
   }
 
-  /** A widget method; `done` is said when it succeeds, then every block is read again. */
-  private async request(model: string, action: string, options: Row, done: string) {
+  /**
+   * A widget method; `done` is said when it succeeds (a function of the answer's data when the
+   * answer has something to tell), then every block is read again.
+   */
+  private async request(
+    model: string,
+    action: string,
+    options: Row,
+    done: string | ((data: unknown) => string),
+  ) {
     try {
-      await this.session.api.call({
+      const answer = await this.session.api.call({
         dd_api: API,
         action: 'widget_request',
         source: { model, action },
         options,
       });
-      this.session.announce(done);
+      this.session.announce(typeof done === 'string' ? done : done(answer.data));
       await this.load();
     } catch (err) {
       this.session.announce(
@@ -225,13 +287,122 @@ export class DdMaintenance extends LitElement {
       <thead><tr><th scope="col">Section</th><th scope="col">Counter</th><th scope="col">Highest id</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
       <tbody>${c.value.map((r) => {
         const name = r.label ?? r.section_tipo;
-        const drift = r.out_of_step ?? r.counter_value !== r.last_section_id;
-        return html`<tr><td>${name} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? ''}${drift ? html` <strong class="error">out of step</strong>` : ''}</td><td>${r.last_section_id ?? ''}</td>
+        const drift = r.out_of_step ?? (r.counter_value ?? 0) < (r.last_section_id ?? 0);
+        return html`<tr><td>${name} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? html`<span class="muted">none (next: ${(r.last_section_id ?? 0) + 1})</span>`}${drift ? html` <strong class="error">out of step</strong>` : ''}</td><td>${r.last_section_id ?? ''}</td>
           <td class="row">
             ${drift ? html`<button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'fix' }, `Counter of ${name} fixed.`)}>Fix ${name}</button>` : ''}
             <button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'reset' }, `Counter of ${name} reset.`)}>Reset ${name}</button>
           </td></tr>`;
       })}</tbody></table>`;
+  }
+
+  private renderStatus(v: Row) {
+    const known: [string, unknown][] = [
+      ['Version', v.version],
+      ['Database', v.database_engine],
+      [
+        'Database size',
+        typeof v.database_size_bytes === 'number'
+          ? `${(v.database_size_bytes / 1048576).toFixed(1)} MB`
+          : undefined,
+      ],
+      ['Schema version', v.schema_version],
+      ['Migrations applied', Array.isArray(v.migrations) ? v.migrations.length : undefined],
+      ['Active sessions', v.active_sessions],
+      ['Up for', typeof v.uptime_seconds === 'number' ? duration(v.uptime_seconds) : undefined],
+      ['Node.js', v.node_version],
+    ];
+    const shown = new Set([
+      'version',
+      'database_engine',
+      'database_size_bytes',
+      'schema_version',
+      'migrations',
+      'active_sessions',
+      'uptime_seconds',
+      'started_at',
+      'node_version',
+    ]);
+    const rest = Object.entries(v).filter(([k]) => !shown.has(k));
+    return html`<dl>${known
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => html`<dt>${k}</dt><dd>${plainValue(x)}</dd>`)}${rest.map(
+      ([k, x]) => html`<dt>${words(k)}</dt><dd>${plainValue(x)}</dd>`,
+    )}</dl>`;
+  }
+
+  private renderSessions(v: SessionsValue) {
+    const who = (r: { username: string | null; full_username?: string | null; user_id?: number }) =>
+      r.username ?? r.full_username ?? `user ${r.user_id}`;
+    const lockTarget = (l: LoginLockRow): Row =>
+      l.scope === 'address'
+        ? { address: l.address }
+        : l.scope === 'pair'
+          ? { username: l.username, address: l.address }
+          : { username: l.username };
+    const lockName = (l: LoginLockRow) =>
+      l.scope === 'address'
+        ? `address ${l.address}`
+        : l.scope === 'pair'
+          ? `${l.username} from ${l.address}`
+          : `${l.username} from new addresses`;
+    return html`${
+      v.sessions.length === 0
+        ? html`<p class="muted">No open sessions.</p>`
+        : html`<table>
+          <thead><tr><th scope="col">User</th><th scope="col">Full name</th><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>${v.sessions.map(
+            (
+              r,
+            ) => html`<tr><td>${who(r)}</td><td>${r.full_username ?? ''}</td><td>${when(r.created_at)}</td><td>${when(r.last_seen_at)}</td>
+              <td>${
+                r.current
+                  ? html`<span class="muted">this session</span>`
+                  : html`<button type="button" @click=${() => this.request('sessions', 'end_session', { session_id: r.session_id }, `Session of ${who(r)} ended.`)}>End session of ${who(r)}</button>`
+              }</td></tr>`,
+          )}</tbody></table>`
+    }
+      <h3>Login locks</h3>
+      ${
+        v.login_locks.length === 0
+          ? html`<p class="muted">No login is locked.</p>`
+          : html`<table>
+          <thead><tr><th scope="col">Locked</th><th scope="col">Failures</th><th scope="col">Ends in</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>${v.login_locks.map(
+            (
+              l,
+            ) => html`<tr><td>${lockName(l)}</td><td>${l.failures}</td><td>${duration(l.retry_after_seconds)}</td>
+              <td><button type="button" @click=${() => this.request('sessions', 'unlock_login', lockTarget(l), `Login of ${lockName(l)} unlocked.`)}>Unlock ${lockName(l)}</button></td></tr>`,
+          )}</tbody></table>`
+      }`;
+  }
+
+  private renderSweep(v: SweepValue) {
+    const every =
+      v.interval_seconds === undefined
+        ? ''
+        : v.interval_seconds > 0
+          ? `Runs every ${duration(v.interval_seconds)}.`
+          : 'Runs only when asked here.';
+    const last = v.last_run;
+    const purged = (p: Record<string, number>) =>
+      Object.entries(p)
+        .map(([k, n]) => `${n} ${words(k)}`)
+        .join(', ');
+    return html`<p>${every} ${
+      last
+        ? `Last run ${when(last.ran_at)} (${last.trigger === 'timer' ? 'by the timer' : 'from this page'}): removed ${purged(last.purged)}.`
+        : 'It has not run yet.'
+    }</p>
+      ${last && Object.keys(last.failed).length > 0 ? html`<p class="alert">Failed: ${Object.keys(last.failed).map(words).join(', ')}</p>` : ''}
+      <button type="button" @click=${() =>
+        this.request(
+          'sweep',
+          'run',
+          {},
+          (data) =>
+            `Sweep done: removed ${purged((data as { purged?: Record<string, number> })?.purged ?? {})}.`,
+        )}>Run the sweep now</button>`;
   }
 
   override render() {
@@ -242,31 +413,13 @@ export class DdMaintenance extends LitElement {
     return html`<h1>Maintenance</h1>
       <section aria-labelledby="counters-h"><h2 id="counters-h">Counters</h2>${this.renderCounters()}</section>
       <section aria-labelledby="status-h"><h2 id="status-h">System status</h2>
-        ${
-          st.state === 'ok'
-            ? html`<dl>${Object.entries(st.value).map(([k, v]) => html`<dt>${k.replaceAll('_', ' ')}</dt><dd>${plainValue(v)}</dd>`)}</dl>`
-            : this.blockMessage(st)
-        }
+        ${st.state === 'ok' ? this.renderStatus(st.value) : this.blockMessage(st)}
       </section>
       <section aria-labelledby="sessions-h"><h2 id="sessions-h">Sessions</h2>
-        ${
-          ss.state === 'ok'
-            ? this.table(ss.value, 'No open sessions.', (r) => {
-                const id = r.session_id ?? r.id;
-                return id === undefined
-                  ? ''
-                  : html`<button type="button" @click=${() => this.request('sessions', 'end_session', { session_id: id }, 'Session ended.')}>End session of ${plainValue(r.username ?? r.full_username ?? r.user_id)}</button>`;
-              })
-            : this.blockMessage(ss)
-        }
+        ${ss.state === 'ok' ? this.renderSessions(ss.value) : this.blockMessage(ss)}
       </section>
       <section aria-labelledby="sweep-h"><h2 id="sweep-h">Sweep</h2>
-        ${
-          sw.state === 'ok'
-            ? html`<dl>${Object.entries(sw.value).map(([k, v]) => html`<dt>${k.replaceAll('_', ' ')}</dt><dd>${plainValue(v)}</dd>`)}</dl>
-              <button type="button" @click=${() => this.request('sweep', 'run', {}, 'Sweep done.')}>Run the sweep now</button>`
-            : this.blockMessage(sw)
-        }
+        ${sw.state === 'ok' ? this.renderSweep(sw.value) : this.blockMessage(sw)}
       </section>
       <section aria-labelledby="locks-h"><h2 id="locks-h">Fields being edited (locks)</h2>
         ${

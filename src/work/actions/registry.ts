@@ -14,6 +14,7 @@ import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
 import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
+import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -48,6 +49,8 @@ export function workActions(): ActionRegistry {
     },
     dd_area_maintenance_api: {
       lock_components_actions: lockComponentsActionsAction,
+      get_widget_value: getWidgetValueAction,
+      widget_request: widgetRequestAction,
     },
   });
 }

@@ -33,7 +33,7 @@ const newSecret = () => randomBytes(32).toString('base64url');
 
 export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-const idleSince = (now: Date) => new Date(now.getTime() - SESSION_IDLE_MS);
+export const idleSince = (now: Date) => new Date(now.getTime() - SESSION_IDLE_MS);
 
 function toSession(row: SessionRow): Session {
   return {

@@ -10,6 +10,8 @@ export const ERROR_CATEGORIES = {
   auth: 401,
   permission: 403,
   not_found: 404,
+  // Only the RQO endpoint asked with another method than POST (with Allow: POST).
+  method_not_allowed: 405,
   conflict: 409,
   rate_limit: 429,
   unavailable: 503,
@@ -81,6 +83,13 @@ export const ERROR_REGISTRY = {
     label_key: 'error_http_not_found',
     retryable: false,
     message: 'Nothing is served at this path; POST RQOs to the base path',
+  },
+  'http.method_not_allowed': {
+    category: 'method_not_allowed',
+    label_key: 'error_http_method_not_allowed',
+    retryable: false,
+    message:
+      'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see the README, "Work API")',
   },
   'auth.not_logged': {
     category: 'auth',
@@ -221,6 +230,19 @@ export const ERROR_REGISTRY = {
     label_key: 'error_perm_global_admin_required',
     retryable: false,
     message: 'Only a global administrator may do this',
+  },
+  // dd_area_maintenance_api: widgets and their allowlisted methods (maintenance/widgets.ts).
+  'maintenance.widget_unknown': {
+    category: 'validation',
+    label_key: 'error_maintenance_widget_unknown',
+    retryable: false,
+    message: 'source.model is not a maintenance widget of this server',
+  },
+  'maintenance.action_refused': {
+    category: 'validation',
+    label_key: 'error_maintenance_action_refused',
+    retryable: false,
+    message: "source.action is not in this widget's list of methods",
   },
   // Uploads (multipart) and the actions around them.
   'upload.malformed': {

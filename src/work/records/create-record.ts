@@ -123,7 +123,7 @@ export async function createRecordIn(
   args: CreateRecordArgs,
 ): Promise<number> {
   const { table } = writableSectionTable(ontology, args.sectionTipo);
-  const sectionId = await allocateSectionId(tx, args.sectionTipo);
+  const sectionId = await allocateSectionId(tx, table, args.sectionTipo);
   const filter = projectFilterOf(ontology, args.sectionTipo);
   const columns: RecordColumns = {};
   const meta: Record<string, number> = {};

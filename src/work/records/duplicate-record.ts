@@ -69,7 +69,7 @@ export async function duplicateRecordIn(
       Object.entries(source[column] ?? {}).filter(([tipo]) => !skipped.has(tipo)),
     );
   }
-  const sectionId = await allocateSectionId(tx, args.sectionTipo);
+  const sectionId = await allocateSectionId(tx, table, args.sectionTipo);
   const copy = { section_tipo: args.sectionTipo, section_id: sectionId };
   await insertNewRow(tx, table, copy, columns, source.meta ?? {}, args.userId, args.now);
   for (const [tipo, items] of Object.entries(columns.relation ?? {})) {

@@ -52,7 +52,9 @@ export async function logActivity(tx: SqlQueryable, entry: ActivityEntry): Promi
           { type: 'dd151', section_tipo: 'dd128', section_id: entry.userId, from_component_tipo: 'dd543' },
         ],
       }),
-      JSON.stringify({ dd547: item(momentDateValue(entry.when)) }),
+      // A date item as every date component stores it ({id, lang, start}), so date filters and
+      // the date component's reader work on the log as on any section.
+      JSON.stringify({ dd547: [{ id: 1, lang: NO_LANG, ...momentDateValue(entry.when) }] }),
       JSON.stringify({ dd551: item(entry.data ?? {}) }),
       JSON.stringify({ dd545: 1, dd546: 1, dd547: 1, dd551: 1 }),
       entry.userId,

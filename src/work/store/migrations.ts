@@ -178,4 +178,43 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX component_locks_expires_at ON component_locks (expires_at)',
     ],
   },
+  {
+    version: 7,
+    name: 'login throttling per (username, address), known addresses, last sweep',
+    statements: [
+      // Throttle rows are kept per scope: a (username, address) pair with an exponential back-off,
+      // an address across usernames, a username across addresses (auth/login-throttle.ts). The
+      // rows of the old per-key table only count failures of the last 15 minutes: not kept.
+      'DROP TABLE login_throttle',
+      `CREATE TABLE login_throttle (
+        scope text NOT NULL CHECK (scope IN ('pair', 'address', 'username')),
+        username text NOT NULL DEFAULT '',
+        address text NOT NULL DEFAULT '',
+        failures integer NOT NULL,
+        window_started_at timestamptz NOT NULL,
+        locked_until timestamptz,
+        PRIMARY KEY (scope, username, address)
+      )`,
+      // Where each user last logged in from: the per-username cap does not apply there.
+      `CREATE TABLE login_known_addresses (
+        username text NOT NULL,
+        address text NOT NULL,
+        last_success_at timestamptz NOT NULL,
+        PRIMARY KEY (username, address)
+      )`,
+      // Activity dates were written as {id, lang, value: {start}}; a date item is {id, lang, start}
+      // (store/activity.ts), which the date filters and readers expect.
+      `UPDATE matrix_activity
+       SET date = jsonb_set(date, '{dd547,0}',
+         ((date->'dd547'->0) - 'value') || (date->'dd547'->0->'value'))
+       WHERE section_tipo = 'dd542' AND jsonb_typeof(date->'dd547'->0->'value') = 'object'`,
+      // One row: what the last sweep (timer or maintenance widget, any instance) removed.
+      `CREATE TABLE last_sweep (
+        id integer PRIMARY KEY CHECK (id = 1),
+        ran_at timestamptz NOT NULL,
+        trigger text NOT NULL,
+        purged jsonb NOT NULL
+      )`,
+    ],
+  },
 ];

@@ -64,12 +64,13 @@ export async function deleteSession(db: SqlQueryable, tokenSha256: string): Prom
   await db.query('DELETE FROM sessions WHERE token_sha256 = $1', [tokenSha256]);
 }
 
-/** Removes every expired or idle session (run at login, so the table does not grow forever). */
-export async function purgeDeadSessions(db: SqlQueryable, now: Date, idleSince: Date): Promise<void> {
-  await db.query(
+/** Removes every expired or idle session (at login and by the sweep); returns how many. */
+export async function purgeDeadSessions(db: SqlQueryable, now: Date, idleSince: Date): Promise<number> {
+  const { rowCount } = await db.query(
     'DELETE FROM sessions WHERE expires_at <= $1::timestamptz OR last_seen_at <= $2::timestamptz',
     [iso(now), iso(idleSince)],
   );
+  return rowCount;
 }
 
 /** Sets the languages given (undefined keeps the current value). */
@@ -83,4 +84,60 @@ export async function updateSessionLangs(
      WHERE token_sha256 = $1`,
     [tokenSha256, langs.applicationLang ?? null, langs.dataLang ?? null],
   );
+}
+
+/** A live session as the maintenance `sessions` widget lists it (never the token or CSRF token). */
+export interface LiveSessionRow {
+  token_sha256: string;
+  user_id: number;
+  username: string | null;
+  full_username: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** Sessions neither expired nor idle at `now`, newest first, with the user's names. */
+export async function listLiveSessions(
+  db: SqlQueryable,
+  now: Date,
+  idleSince: Date,
+): Promise<LiveSessionRow[]> {
+  const { rows } = await db.query<LiveSessionRow>(
+    `SELECT s.token_sha256, s.user_id,
+       u.string->'dd132'->0->>'value' AS username, u.string->'dd452'->0->>'value' AS full_username,
+       s.created_at::text AS created_at, s.last_seen_at::text AS last_seen_at, s.expires_at::text AS expires_at
+     FROM sessions s
+     LEFT JOIN matrix_users u ON u.section_tipo = 'dd128' AND u.section_id = s.user_id
+     WHERE s.expires_at > $1::timestamptz AND s.last_seen_at > $2::timestamptz
+     ORDER BY s.last_seen_at DESC, s.token_sha256`,
+    [iso(now), iso(idleSince)],
+  );
+  return rows;
+}
+
+export async function countLiveSessions(db: SqlQueryable, now: Date, idleSince: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM sessions
+     WHERE expires_at > $1::timestamptz AND last_seen_at > $2::timestamptz`,
+    [iso(now), iso(idleSince)],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Ends sessions by token hash or by user; returns the users whose sessions were ended. */
+export async function deleteSessionsWhere(
+  db: SqlQueryable,
+  where: { tokenSha256: string } | { userId: number },
+): Promise<{ user_id: number }[]> {
+  const { rows } =
+    'tokenSha256' in where
+      ? await db.query<{ user_id: number }>(
+          'DELETE FROM sessions WHERE token_sha256 = $1 RETURNING user_id',
+          [where.tokenSha256],
+        )
+      : await db.query<{ user_id: number }>('DELETE FROM sessions WHERE user_id = $1 RETURNING user_id', [
+          where.userId,
+        ]);
+  return rows;
 }

@@ -21,6 +21,7 @@ import {
   checkUploadId,
   MAX_TOTAL_CHUNKS,
   publishFile,
+  publishNewFile,
   removeQuietly,
   safeFileName,
   storedFile,
@@ -145,8 +146,8 @@ export async function receiveUpload(
       };
     }
     const name = safeFileName(fields.get('file_name') ?? staged.clientName);
-    await publishFile(staged.path, staging.filePath(keyDir, name));
-    return { data: storedFile(name, staged.size) };
+    const stored = await publishNewFile(staged.path, staging, keyDir, name);
+    return { data: storedFile(stored, staged.size) };
   } finally {
     // Renamed away on success; on any refusal the partial file goes.
     await removeQuietly(staged?.path);

@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { link, lstat, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
 import { WorkError } from '../dispatch/error-registry.js';
 
 /** The staging sub-directories a client may name. */
@@ -147,6 +147,48 @@ export async function publishFile(tempPath: string, target: string): Promise<voi
   }
 }
 
+/** How many suffixed names (`name (2).ext` ... ) are tried before a name counts as taken. */
+export const MAX_NAME_SUFFIX = 1000;
+
+/** `photo.jpg` -> `photo (n).jpg`; a name without an extension gets the suffix at its end. */
+export function suffixedName(name: string, n: number): string {
+  const ext = extname(name);
+  const stem = ext === '' || ext === name ? name : name.slice(0, -ext.length);
+  return `${stem} (${n})${ext === name ? '' : ext}`;
+}
+
+/**
+ * Puts a complete temporary file into `keyDir` under `name`, or, when that name is taken (a file
+ * uploaded before, or a chunk directory), under the first free `name (2).ext`, `name (3).ext`...:
+ * an upload never replaces a staged file. A hard link is atomic and fails when the name exists,
+ * so two uploads of one name at once both keep their files. Returns the name used.
+ */
+export async function publishNewFile(
+  tempPath: string,
+  staging: UserStaging,
+  keyDir: string,
+  name: string,
+): Promise<string> {
+  await mkdir(staging.keyDirPath(keyDir), { recursive: true, mode: UPLOAD_DIR_MODE });
+  for (let n = 1; n <= MAX_NAME_SUFFIX; n++) {
+    const candidate = n === 1 ? name : suffixedName(name, n);
+    // A suffixed name may grow past the limit: checked like any name.
+    const target = staging.filePath(keyDir, candidate);
+    try {
+      await link(tempPath, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+    await unlink(tempPath);
+    return candidate;
+  }
+  throw new WorkError(
+    'upload.conflict',
+    `${quote(name)} and its first ${MAX_NAME_SUFFIX - 1} numbered variants are all taken in the staging area`,
+  );
+}
+
 export async function removeQuietly(path: string | undefined): Promise<void> {
   if (path !== undefined) await rm(path, { force: true, recursive: true }).catch(() => {});
 }
@@ -165,7 +207,8 @@ export const storedFile = (name: string, size: number): StoredFile => ({
 });
 
 /**
- * Assembles chunks 0..total-1 of `uploadId` into `<keyDir>/<name>` and deletes the chunks.
+ * Assembles chunks 0..total-1 of `uploadId` into `<keyDir>/<name>` (or `name (2).ext`... when the
+ * name is taken, see publishNewFile) and deletes the chunks.
  * Missing chunks: a 400 naming them, and nothing changes.
  */
 export async function joinChunks(
@@ -175,7 +218,7 @@ export async function joinChunks(
   total: number,
   name: string,
 ): Promise<StoredFile> {
-  const target = staging.filePath(keyDir, name);
+  staging.filePath(keyDir, name); // the name is checked before any work
   const chunkDir = staging.chunkDir(keyDir, uploadId);
   const chunks: string[] = [];
   const missing: number[] = [];
@@ -203,9 +246,9 @@ export async function joinChunks(
       await out.close();
     }
     const { size } = await stat(temp);
-    await publishFile(temp, target);
+    const stored = await publishNewFile(temp, staging, keyDir, name);
     await removeQuietly(chunkDir);
-    return storedFile(name, size);
+    return storedFile(stored, size);
   } catch (err) {
     await removeQuietly(temp);
     throw err;

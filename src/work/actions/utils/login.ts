@@ -2,15 +2,15 @@
  * `dd_utils_api.login` and `dd_utils_api.quit`. Login answers one error for an unknown user, a
  * wrong password and an inactive account, and verifies an Argon2id hash in every case (a fixed
  * decoy hash when the user is unknown), so neither the answer nor its timing tells which. It is
- * throttled per username and per client address; a success opens a new session (the one the
+ * throttled (auth/login-throttle.ts: per username and address, per address, per username); a success opens a new session (the one the
  * request carried is destroyed) and logs the activity. Quit destroys the session and clears
  * the cookie.
  */
 import {
-  clearUserFailures,
   countLoginFailure,
+  loginAttempt,
   loginLockedFor,
-  throttleKeys,
+  loginSucceeded,
 } from '../../auth/login-throttle.js';
 import { verifyPassword } from '../../auth/password-hash.js';
 import { closeSession, openSession } from '../../auth/sessions.js';
@@ -38,9 +38,9 @@ export const loginAction: ActionDefinition = {
     const options = objectField(rqo, 'options');
     const username = requiredString(options, 'username', 'options.username');
     const password = requiredString(options, 'auth', 'options.auth', MAX_PASSWORD_LENGTH);
-    const keys = throttleKeys(username, clientAddress);
+    const attempt = loginAttempt(username, clientAddress);
 
-    const lockedFor = await loginLockedFor(db, keys, now);
+    const lockedFor = await loginLockedFor(db, attempt, now);
     if (lockedFor > 0) {
       log.info({ login: 'throttled', retry_after: lockedFor }, 'login refused: throttled');
       throw new WorkError('rate.limited', undefined, lockedFor);
@@ -49,14 +49,14 @@ export const loginAction: ActionDefinition = {
     const user = await findUserByUsername(db, username);
     const passwordOk = await verifyPassword(user?.passwordHash ?? DECOY_HASH, password);
     if (!user || !passwordOk || !user.active) {
-      await countLoginFailure(db, keys, now);
+      await countLoginFailure(db, attempt, now);
       // The reason goes to the log only; the client always gets the same refusal.
       const reason = !user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive';
       log.info({ login: 'failed', reason }, 'login refused');
       throw new WorkError('auth.login_failed');
     }
 
-    await clearUserFailures(db, keys);
+    await loginSucceeded(db, attempt, now);
     const opened = await db.transaction(async (tx) => {
       const result = await openSession(tx, user.userId, now, session);
       await logActivity(tx, {

@@ -1,0 +1,85 @@
+/**
+ * `npm run work -- <command>`: administration without a session, for when nobody can log in.
+ *
+ *   unlock-user <username> [--address <address>]   lift login throttling of a username
+ *   unlock-address <address>                       lift the cross-username lock of an address
+ *
+ * It reads the same environment (and `.env`) as the server and opens the same database. With the
+ * embedded PGlite database, stop the server first (one process at a time may open it); with
+ * PostgreSQL it runs beside the server. Each change is logged in the activity log as root's,
+ * marked `via: cli`.
+ */
+import { unlockLogin } from './auth/login-throttle.js';
+import { loadWorkConfig } from './config.js';
+import { logActivity } from './store/activity.js';
+import { migrateSchema } from './store/migrate-schema.js';
+import { openSqlClient } from './store/open-sql-client.js';
+
+const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
+       npm run work -- unlock-address <address>`;
+
+const ROOT_USER_ID = -1;
+const MAINTENANCE_AREA = 'dd88';
+
+export interface CliResult {
+  exitCode: number;
+  output: string;
+}
+
+function parse(argv: readonly string[]): { username?: string; address?: string } | string {
+  const [command, ...rest] = argv;
+  if (command === 'unlock-user') {
+    const [username, flag, address, ...extra] = rest;
+    if (!username || username.startsWith('--') || extra.length > 0) return USAGE;
+    if (flag === undefined) return { username };
+    if (flag !== '--address' || !address) return USAGE;
+    return { username, address };
+  }
+  if (command === 'unlock-address') {
+    const [address, ...extra] = rest;
+    if (!address || extra.length > 0) return USAGE;
+    return { address };
+  }
+  return USAGE;
+}
+
+/** Runs one command against the database the environment names. */
+export async function runWorkCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  now: Date = new Date(),
+): Promise<CliResult> {
+  const target = parse(argv);
+  if (typeof target === 'string') return { exitCode: 2, output: target };
+  const config = loadWorkConfig(env);
+  const db = await openSqlClient(config.database);
+  try {
+    await migrateSchema(db);
+    const removed = await db.transaction(async (tx) => {
+      const n = await unlockLogin(tx, target);
+      await logActivity(tx, {
+        userId: ROOT_USER_ID,
+        what: 'unlock_login',
+        where: MAINTENANCE_AREA,
+        when: now,
+        data: { username: target.username ?? null, address: target.address ?? null, removed: n, via: 'cli' },
+      });
+      return n;
+    });
+    const who = [
+      target.username && `user "${target.username}"`,
+      target.address && `address ${target.address}`,
+    ]
+      .filter(Boolean)
+      .join(' from ');
+    return {
+      exitCode: 0,
+      output:
+        removed > 0
+          ? `Login unlocked for ${who} (${removed} throttle rows removed).`
+          : `Nothing was locked for ${who}.`,
+    };
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The activity log (dd542) through read and count like any section, filtered by user (dd543),
+ * action (dd545) and date (dd547), for a caller allowed to read it; never writable.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser } from '../helpers/work-permissions.js';
+import {
+  startTestWorkServer,
+  TEST_ROOT_PASSWORD,
+  type WorkAnswer,
+  type WorkBrowser,
+  type WorkServerHandle,
+} from '../helpers/work-server.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever the envelope holds
+type Item = any;
+
+const leaf = (component_tipo: string, q: unknown, extra: Record<string, unknown> = {}) => ({
+  q,
+  path: [{ section_tipo: 'dd542', component_tipo }],
+  ...extra,
+});
+const sqo = (filter?: unknown, extra: Record<string, unknown> = {}) => ({
+  section_tipo: ['dd542'],
+  limit: 100,
+  offset: 0,
+  ...(filter ? { filter } : {}),
+  ...extra,
+});
+const read = (filter?: unknown, extra: Record<string, unknown> = {}) => ({
+  action: 'read',
+  source: { tipo: 'dd542', section_tipo: 'dd542', mode: 'list', lang: 'lg-eng' },
+  sqo: sqo(filter, extra),
+});
+const count = (filter?: unknown) => ({ action: 'count', sqo: sqo(filter) });
+
+const byUser = (id: number) => ({ $and: [leaf('dd543', { section_tipo: 'dd128', section_id: id })] });
+const byAction = (what: string) => ({ $and: [leaf('dd545', what, { q_operator: '=' })] });
+const sinceYear = (year: number, op = '>=') => ({
+  $and: [leaf('dd547', [{ mode: 'start', start: { year } }], { q_operator: op })],
+});
+
+function ok(answer: WorkAnswer) {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data;
+}
+
+/** The section_ids a list read answers, in its order. */
+const idsOf = (data: Item): number[] =>
+  data.data.find((d: Item) => d.typo === 'sections').entries.map((l: Item) => l.section_id);
+
+describe.each(workEngineCases())('activity log through read and count ($engine)', (engine) => {
+  let work: WorkServerHandle;
+  let root: WorkBrowser;
+  let ana: WorkBrowser;
+
+  beforeAll(async () => {
+    work = await startTestWorkServer(engine);
+    await insertLoginUser(work.server.db, 4, { username: 'ana', password: 'ana password', profile: 2 });
+    root = work.browser();
+    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    ana = work.browser();
+    expect((await ana.login('ana', 'ana password')).status).toBe(200);
+    expect(ok(await root.post({ action: 'create', source: { section_tipo: 'oh1' } }))).toEqual(
+      expect.any(Number),
+    );
+    expect((await ana.post({ dd_api: 'dd_utils_api', action: 'quit' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await work?.stop();
+  });
+
+  /** What the log holds, read straight from the table: [section_id, user, action]. */
+  const rows = async () =>
+    (
+      await work.server.db.query<{ section_id: number; who: number; what: string }>(
+        `SELECT section_id, (relation->'dd543'->0->>'section_id')::integer AS who,
+           string->'dd545'->0->>'value' AS what
+         FROM matrix_activity WHERE section_tipo = 'dd542' ORDER BY section_id`,
+      )
+    ).rows;
+
+  it('counts and lists every entry, and filters by user, action and date', async () => {
+    const all = await rows();
+    expect(all.map((r) => r.what)).toEqual(expect.arrayContaining(['login', 'new', 'logout']));
+    expect(ok(await root.post(count()))).toEqual({ total: all.length });
+    expect(idsOf(ok(await root.post(read()))).sort((a, b) => a - b)).toEqual(all.map((r) => r.section_id));
+
+    const anas = all.filter((r) => r.who === 4).map((r) => r.section_id);
+    expect(anas).toHaveLength(2); // login, logout
+    expect(ok(await root.post(count(byUser(4))))).toEqual({ total: 2 });
+    expect(idsOf(ok(await root.post(read(byUser(4))))).sort((a, b) => a - b)).toEqual(anas);
+
+    const logins = all.filter((r) => r.what === 'login').map((r) => r.section_id);
+    expect(ok(await root.post(count(byAction('login'))))).toEqual({ total: logins.length });
+    expect(idsOf(ok(await root.post(read(byAction('login'))))).sort((a, b) => a - b)).toEqual(logins);
+
+    const year = work.clock.now().getUTCFullYear();
+    expect(ok(await root.post(count(sinceYear(year))))).toEqual({ total: all.length });
+    expect(ok(await root.post(count(sinceYear(year + 1))))).toEqual({ total: 0 });
+    expect(ok(await root.post(count(sinceYear(year, '<'))))).toEqual({ total: 0 });
+
+    const both = { $and: [...byUser(4).$and, ...byAction('logout').$and] };
+    expect(idsOf(ok(await root.post(read(both))))).toEqual(
+      all.filter((r) => r.who === 4 && r.what === 'logout').map((r) => r.section_id),
+    );
+  });
+
+  it('reads one entry with its values', async () => {
+    const [first] = await rows();
+    const data = ok(
+      await root.post({
+        action: 'read',
+        source: { tipo: 'dd542', section_tipo: 'dd542', section_id: first!.section_id, mode: 'edit' },
+        sqo: {
+          section_tipo: ['dd542'],
+          filter_by_locators: [{ section_tipo: 'dd542', section_id: first!.section_id }],
+        },
+      }),
+    );
+    const what = data.data.find((d: Item) => d.tipo === 'dd545' && d.section_id === first!.section_id);
+    expect(what.entries ?? what.value).toEqual([expect.objectContaining({ value: first!.what })]);
+  });
+
+  it('refuses every write to the log and a reader without access', async () => {
+    const [first] = await rows();
+    const before = await rows();
+    for (const body of [
+      { action: 'create', source: { section_tipo: 'dd542' } },
+      { action: 'duplicate', source: { section_tipo: 'dd542', section_id: first!.section_id } },
+      { action: 'delete', source: { section_tipo: 'dd542', section_id: first!.section_id } },
+      {
+        action: 'save',
+        source: { section_tipo: 'dd542', section_id: first!.section_id, tipo: 'dd545', lang: 'lg-nolan' },
+        data: { changed_data: [{ action: 'set_data', value: [{ value: 'forged' }] }] },
+      },
+    ]) {
+      const answer = await root.post(body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(403);
+      expect(answer.body.error.code).toBe('perm.section_not_writable');
+    }
+    const after = await rows();
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.some((r) => r.what === 'forged')).toBe(false);
+
+    // The Cataloguer profile has no access to the log: it sees none of it.
+    expect((await ana.login('ana', 'ana password')).status).toBe(200);
+    expect(ok(await ana.post(count()))).toEqual({ total: 0 });
+    const listed = await ana.post(read());
+    const sections = listed.body.data?.data?.find((d: Item) => d.typo === 'sections');
+    expect(listed.status === 403 || (sections?.entries ?? []).length === 0, JSON.stringify(listed.body)).toBe(
+      true,
+    );
+  });
+});
