@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LOGIN_THROTTLE } from '../auth/login-throttle.js';
 import { idleSince } from '../auth/sessions.js';
+import { purgeExpiredLocks } from '../locks/component-locks.js';
 import { purgeKnownAddresses, purgeStaleThrottleRows } from '../store/login-throttle.js';
 import { purgeDeadSessions } from '../store/sessions.js';
 import type { SqlClient } from '../store/sql-client.js';
@@ -31,10 +32,11 @@ const longestThrottleWindowMs = Math.max(
 );
 
 /**
- * The steps, in order. Expired component locks are one more step; the locks module provides
- * `purgeExpiredLocks(db, now)` (src/work/locks/), added here when both are merged.
+ * The steps, in order. Locks go before sessions: a dead session's locks go with it anyway
+ * (ON DELETE CASCADE), but an expired lock of a live session is only removed here.
  */
 export const SWEEP_STEPS: readonly PurgeStep[] = [
+  { name: 'expired_locks', run: ({ db, now }) => purgeExpiredLocks(db, now) },
   { name: 'expired_sessions', run: ({ db, now }) => purgeDeadSessions(db, now, idleSince(now)) },
   { name: 'abandoned_upload_chunks', run: ({ dataDir, now }) => purgeAbandonedUploads(dataDir, now) },
   {
