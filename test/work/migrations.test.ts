@@ -51,6 +51,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'matrix_time_machine',
       'matrix_users',
       'permissions_version',
+      'publish_watermarks',
       'schema_migrations',
       'sessions',
     ]);

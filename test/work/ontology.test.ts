@@ -17,6 +17,7 @@ describe('ontology seed', () => {
       'oh17',
       'oh29',
       'oh22',
+      'oh32',
     ]);
     expect(ontology.node('oh16')).toMatchObject({ model: 'component_input_text', translatable: true });
     expect(ontology.node('oh23')).toMatchObject({ model: 'component_text_area', translatable: true });

@@ -5,7 +5,7 @@
  *
  * The tipos WORK-MODEL.md names are used as named. The few it leaves open are ours and marked
  * "(ours)": the root area dd1, the areas oh0, rsc0 and dd207, the groupers oh2/oh3, the
- * yes/no value dd62, the interview date oh29 and project filter oh22, the activity
+ * yes/no value dd62, the interview date oh29, project filter oh22 and publishable flag oh32, the activity
  * components dd543..dd551, and the computed full name rsc9001 of people.
  */
 import type { OntologySeed } from './ontology-schema.js';
@@ -102,6 +102,14 @@ export const ONTOLOGY_SEED = {
       model: 'component_filter',
       target_section_tipo: ['dd153'],
       label: { 'lg-eng': 'Projects', 'lg-spa': 'Proyectos' },
+    },
+    {
+      // Publishable (ours): only interviews marked yes are published (src/publish/).
+      tipo: 'oh32',
+      parent: 'oh3',
+      model: 'component_radio_button',
+      target_section_tipo: ['dd64'],
+      label: { 'lg-eng': 'Publishable', 'lg-spa': 'Publicable' },
     },
 
     // Resources (area rsc0 is ours).

@@ -217,4 +217,17 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 8,
+    name: 'publish watermarks',
+    statements: [
+      // One row per publication target: the time of its last clean publish run (src/publish/).
+      // An incremental run publishes the records created, saved or deleted since then.
+      `CREATE TABLE publish_watermarks (
+        target text PRIMARY KEY,
+        published_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
 ];

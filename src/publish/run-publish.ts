@@ -1,0 +1,262 @@
+/**
+ * One publish run: reads records from the work database page by page, maps them with the
+ * publication map and writes them to one target. Every entry point (the CLI, the work API's
+ * `dd_diffusion_api.diffuse`, the demo start) calls this function.
+ *
+ * What a run covers:
+ * - `rebuild`: every mapped section into a new database swapped in at the end (the live one
+ *   is untouched until then; a failure leaves it as it was).
+ * - `sectionTipo` (+ `sectionId`): that section (or that record), replaced in place. A record that
+ *   no longer exists or is not publishable has its rows removed.
+ * - `since` (a time, or `'last'`, the target's watermark; also the default when nothing is
+ *   named): records created, saved or deleted since then, plus the records whose rows show them.
+ *   With no watermark yet, every mapped section.
+ *
+ * Faults: a record that fails to map is reported in `failures` and skipped (its published rows
+ * stay as they were); the run goes on. A target that fails stops the run with TargetUnavailable;
+ * the batches already committed stay (each is whole), a rebuild is discarded. The watermark moves
+ * only after a clean whole run (rebuild or incremental), so the next incremental run redoes what
+ * a failed one missed.
+ */
+import type { Ontology } from '../work/ontology/load-ontology.js';
+import type { MatrixRow } from '../work/store/record-rows.js';
+import type { SqlQueryable } from '../work/store/sql-client.js';
+import { type CheckedMap, PUBLICATION_SCHEMA_DEF } from './load-publication-map.js';
+import { type MapInputs, type MappedRecord, RecordMapError, RecordMapper } from './map-record.js';
+import type { TableMap } from './publication-map-schema.js';
+import { readWatermark, writeWatermark } from './publish-watermark.js';
+import type { PublishWriter, RecordRemoval } from './publish-writer.js';
+import {
+  changesSince,
+  countSection,
+  InboundIndex,
+  readSectionRecords,
+  readViaRecords,
+  sectionIdsAfter,
+} from './work-source.js';
+
+export interface PublishRequest {
+  sectionTipo?: string;
+  sectionId?: number;
+  since?: Date | 'last';
+  rebuild?: boolean;
+}
+
+export interface PublishProgress {
+  done: number;
+  total: number;
+  section: string;
+}
+
+export interface RecordFailure {
+  section_tipo: string;
+  section_id: number;
+  message: string;
+}
+
+export interface PublishSummary {
+  target: string;
+  mode: 'rebuild' | 'incremental';
+  /** Records read from the work database. */
+  records: number;
+  /** Records whose rows were written. */
+  published: number;
+  /** Records whose rows were removed (deleted, or not publishable). */
+  removed: number;
+  rows: number;
+  failures: RecordFailure[];
+  seconds: number;
+  /** The new watermark, when this run moved it. */
+  watermark?: Date;
+}
+
+export interface PublishDeps {
+  db: SqlQueryable;
+  ontology: Ontology;
+  map: CheckedMap;
+  targetName: string;
+  writer: PublishWriter;
+  onProgress?: (p: PublishProgress) => void;
+  now?: () => Date;
+  batchSize?: number;
+  /** Tests: replaces the mapping of one record (to inject a failure). */
+  mapRecord?: (mapper: RecordMapper, table: TableMap, row: MatrixRow, inputs: MapInputs) => MappedRecord;
+}
+
+/** A request that names something the map does not publish, or contradicts itself. */
+export class PublishRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PublishRequestError';
+  }
+}
+
+/**
+ * Saves commit with the server's clock while the run reads: records saved in the few seconds
+ * before the run started are published again next time rather than risk missing one.
+ */
+const WATERMARK_SLACK_MS = 5_000;
+
+interface Part {
+  table: TableMap;
+  /** undefined: the whole section. */
+  ids?: number[];
+  removed?: number[];
+}
+
+function checkRequest(map: CheckedMap, request: PublishRequest): void {
+  if (request.sectionId !== undefined && !request.sectionTipo) {
+    throw new PublishRequestError('a record id needs its section (--section)');
+  }
+  if (request.sectionTipo && !map.tableOf(request.sectionTipo)) {
+    const known = map.tables.map((t) => t.section_tipo).join(', ');
+    throw new PublishRequestError(
+      `section ${request.sectionTipo} is not in the publication map (mapped: ${known})`,
+    );
+  }
+  if (request.rebuild && (request.sectionTipo || request.since)) {
+    throw new PublishRequestError('a rebuild publishes everything: it takes no section, id or since');
+  }
+  if (request.sectionTipo && request.since) {
+    throw new PublishRequestError('choose either a section/record or since, not both');
+  }
+}
+
+export async function runPublish(deps: PublishDeps, request: PublishRequest = {}): Promise<PublishSummary> {
+  const { db, ontology, map, writer } = deps;
+  checkRequest(map, request);
+  const now = deps.now ?? (() => new Date());
+  const started = now();
+  const watermarkAt = new Date(started.getTime() - WATERMARK_SLACK_MS);
+  const batchSize = deps.batchSize ?? 500;
+  const mode = request.rebuild ? 'rebuild' : 'incremental';
+  const whole = request.rebuild || !request.sectionTipo;
+
+  let parts: Part[];
+  if (request.rebuild) {
+    parts = map.tables.map((table) => ({ table }));
+  } else if (request.sectionTipo) {
+    const table = map.tableOf(request.sectionTipo)!;
+    parts = [{ table, ids: request.sectionId !== undefined ? [request.sectionId] : undefined }];
+  } else {
+    const since =
+      request.since === undefined || request.since === 'last'
+        ? await readWatermark(db, deps.targetName)
+        : request.since;
+    if (!since) {
+      parts = map.tables.map((table) => ({ table }));
+    } else {
+      const changes = await changesSince(db, ontology, map, since);
+      parts = map.tables.map((table) => ({
+        table,
+        ids: [...(changes.changed.get(table.section_tipo) ?? [])].sort((a, b) => a - b),
+        removed: [...(changes.deleted.get(table.section_tipo) ?? [])],
+      }));
+    }
+  }
+
+  const summary: PublishSummary = {
+    target: deps.targetName,
+    mode,
+    records: 0,
+    published: 0,
+    removed: 0,
+    rows: 0,
+    failures: [],
+    seconds: 0,
+  };
+  const defOf = new Map(map.tables.map((t, i) => [t.section_tipo, map.tableDefs[i + 1]!]));
+  const mapper = new RecordMapper(ontology, map.map);
+  const mapOne =
+    deps.mapRecord ??
+    ((m, table, row, inputs) => m.mapRecord(table, defOf.get(table.section_tipo)!, row, inputs));
+
+  let total = 0;
+  for (const part of parts) {
+    total += part.ids ? part.ids.length : await countSection(db, ontology, part.table.section_tipo);
+    total += part.removed?.length ?? 0;
+  }
+  const explicit = parts.flatMap((p) =>
+    (p.ids ?? []).map((id) => ({ section_tipo: p.table.section_tipo, section_id: id })),
+  );
+  const inbound = parts.some((p) => !p.ids)
+    ? await InboundIndex.scan(db, ontology, map)
+    : await InboundIndex.lookup(db, ontology, map, explicit);
+
+  await writer.open(map.tableDefs, mode);
+  let done = 0;
+  try {
+    // publication_schema first: a reader of a fresh database can resolve relations at once.
+    await writer.writeBatch([
+      { table: PUBLICATION_SCHEMA_DEF, sectionId: 1, rows: [[1, JSON.stringify(map.publicationSchema)]] },
+    ]);
+    for (const part of parts) {
+      const def = defOf.get(part.table.section_tipo)!;
+      const sectionTipo = part.table.section_tipo;
+      if (part.removed && part.removed.length > 0) {
+        await writer.writeBatch([], [{ table: def, sectionIds: part.removed }]);
+        summary.removed += part.removed.length;
+        done += part.removed.length;
+      }
+      let after = 0;
+      let offset = 0;
+      for (;;) {
+        let ids: number[];
+        if (part.ids) {
+          ids = part.ids.slice(offset, offset + batchSize);
+          offset += ids.length;
+        } else {
+          ids = await sectionIdsAfter(db, ontology, sectionTipo, after, batchSize);
+          after = ids[ids.length - 1] ?? after;
+        }
+        if (ids.length === 0) break;
+        const rows = await readSectionRecords(db, ontology, sectionTipo, ids);
+        const vias = await readViaRecords(db, ontology, map, sectionTipo, rows);
+        const inputs: MapInputs = {
+          viaRecord: (l) => vias.get(`${l.section_tipo}/${l.section_id}`),
+          inbound: (st, id) => inbound.inbound(st, id),
+        };
+        const mapped: MappedRecord[] = [];
+        const found = new Set<number>();
+        for (const row of rows) {
+          found.add(Number(row.section_id));
+          try {
+            mapped.push(mapOne(mapper, part.table, row, inputs));
+          } catch (err) {
+            const message =
+              err instanceof RecordMapError
+                ? err.message
+                : `${sectionTipo} ${row.section_id}: ${(err as Error).message}`;
+            summary.failures.push({ section_tipo: sectionTipo, section_id: Number(row.section_id), message });
+          }
+        }
+        const missing = ids.filter((id) => !found.has(id));
+        const removals: RecordRemoval[] = missing.length > 0 ? [{ table: def, sectionIds: missing }] : [];
+        // A rebuild starts empty: a record without rows is simply not written.
+        const toWrite = mode === 'rebuild' ? mapped.filter((m) => m.rows.length > 0) : mapped;
+        summary.rows += await writer.writeBatch(toWrite, removals);
+        summary.records += rows.length;
+        for (const m of mapped) {
+          if (m.rows.length > 0) summary.published++;
+          else if (mode === 'incremental') summary.removed++;
+        }
+        if (mode === 'incremental') summary.removed += missing.length;
+        done += ids.length;
+        deps.onProgress?.({ done, total, section: sectionTipo });
+        if (part.ids && offset >= part.ids.length) break;
+      }
+    }
+    await writer.finish();
+  } catch (err) {
+    await writer.abort();
+    throw err;
+  } finally {
+    await writer.close();
+  }
+  if (whole && summary.failures.length === 0) {
+    await writeWatermark(db, deps.targetName, watermarkAt);
+    summary.watermark = watermarkAt;
+  }
+  summary.seconds = (now().getTime() - started.getTime()) / 1000;
+  return summary;
+}
