@@ -65,8 +65,39 @@ const SUSPECTS: [RegExp, string][] = [
   [/@/, 'variable'],
 ];
 
-/** Parses one wrapped statement; refuses stacked statements and parse failures. */
+/** True when `text` has a comment (`--`, `#`, `/*`) outside quoted strings and names. */
+function hasComment(text: string): boolean {
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === '\\' && quote !== '`') i++;
+      else if (ch === quote) {
+        if (text[i + 1] === quote) i++;
+        else quote = undefined;
+      }
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '#' || (ch === '-' && text[i + 1] === '-') || (ch === '/' && text[i + 1] === '*'))
+      return true;
+  }
+  return false;
+}
+
+/** The value of a MariaDB string literal as the parser gives it (escapes still in place). */
+function unescapeString(raw: string, quote: "'" | '"'): string {
+  const map: Record<string, string> = { '0': '\0', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a' };
+  return raw.replace(new RegExp(`\\\\(.)|${quote}${quote}`, 'gs'), (m, esc: string | undefined) => {
+    if (esc === undefined) return quote;
+    if (esc === '%' || esc === '_') return m; // kept for LIKE, as MariaDB does
+    return map[esc] ?? esc;
+  });
+}
+
+/** Parses one wrapped statement; refuses comments, stacked statements and parse failures. */
 function parseOne(param: string, sql: string, fragment = sql): Node {
+  if (hasComment(fragment)) throw illegal(param, 'comment');
   let ast: Node;
   try {
     ast = parser.astify(sql, { database: 'MariaDB' });
@@ -160,7 +191,10 @@ class Converter {
       case 'string':
       case 'natural_string':
         if (typeof node.value !== 'string') throw illegal(this.param, 'string');
-        return { kind: 'literal', value: node.value };
+        return {
+          kind: 'literal',
+          value: unescapeString(node.value, node.type === 'double_quote_string' ? '"' : "'"),
+        };
       case 'bool':
         return { kind: 'literal', value: node.value ? 1 : 0 };
       case 'null':
