@@ -12,6 +12,16 @@ import {
 } from './actions/catalog.js';
 import { combiAction } from './actions/combi.js';
 import { recordsAction } from './actions/records.js';
+import {
+  autocompleteAction,
+  childrenAction,
+  menuTreePlainAction,
+  parentsAction,
+  randomTermAction,
+  rootListAction,
+  searchAction,
+  termAction,
+} from './actions/thesaurus.js';
 import type { V1Action, V1Call } from './v1-call.js';
 import { failureBody } from './v1-errors.js';
 
@@ -26,6 +36,16 @@ export const ACTIONS: Record<string, V1Action> = {
   table_thesaurus: tableThesaurusAction,
   table_thesaurus_map: tableThesaurusMapAction,
   combi: (call) => combiAction(call, dispatch),
+  thesaurus_root_list: rootListAction,
+  thesaurus_term: termAction,
+  thesaurus_children: childrenAction,
+  // The older name (spec 5.4): both are served.
+  thesaurus_childrens: childrenAction,
+  thesaurus_parents: parentsAction,
+  thesaurus_autocomplete: autocompleteAction,
+  thesaurus_search: searchAction,
+  thesaurus_random_term: randomTermAction,
+  menu_tree_plain: menuTreePlainAction,
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 
