@@ -4,6 +4,7 @@
  * HTTP 200 with `{result:false, msg}`, never a 500 (spec 1.5).
  */
 
+import { fragmentFromIndexLocatorAction, freeSearchAction, reelTermsAction } from './actions/av.js';
 import {
   publicationSchemaAction,
   tablesInfoAction,
@@ -46,6 +47,9 @@ export const ACTIONS: Record<string, V1Action> = {
   thesaurus_search: searchAction,
   thesaurus_random_term: randomTermAction,
   menu_tree_plain: menuTreePlainAction,
+  fragment_from_index_locator: fragmentFromIndexLocatorAction,
+  reel_terms: reelTermsAction,
+  free_search: freeSearchAction,
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 

@@ -10,6 +10,7 @@ import { matchesAnySecret } from '../../common/constant-time.js';
 import { requestContext } from '../http/request-context.js';
 import { dispatch } from './dispatch.js';
 import { buildOptions, fieldsOf, type V1Intake } from './intake.js';
+import { subtitlesRoutes } from './subtitles-route.js';
 import type { V1Config } from './v1-config.js';
 import { LANG_PATTERN } from './v1-config.js';
 
@@ -117,4 +118,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
     url: '/json/',
     handler: (request, reply) => handle(request, reply, undefined),
   });
+  await app.register(subtitlesRoutes(v1, sendV1, checkCode, chooseDb));
 }
