@@ -30,6 +30,7 @@ import {
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import { type LoopResult, mariadbCeiling, type RequestPlan, sqliteCeiling } from './ceiling.js';
 import { runWorkBench } from './run-work-bench.js';
+import { V1_BENCH_CODE, v1Scenarios } from './v1-scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -165,6 +166,7 @@ const SCENARIOS: Scenario[] = [
       }),
     plan: (d) => ({ statements: () => Array.from({ length: 10 }, () => single(d)), parallel: true }),
   },
+  ...v1Scenarios(DB, randomId, INTERVIEWS),
 ];
 
 async function ensureArchive(engine: string): Promise<void> {
@@ -206,6 +208,7 @@ async function startServer(engine: string): Promise<ChildProcess> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_RPM: '1000000', // a load test is one client far above any sane per-client limit
     DB_NAMES: DB,
+    V1_API_CODE: V1_BENCH_CODE,
     ...(engine === 'sqlite'
       ? { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: SQLITE_DIR }
       : {
