@@ -24,6 +24,7 @@ import { openApiRoutes } from './routes/openapi-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import type { PublicationContext } from './services/context.js';
+import { v1Routes } from './v1/v1-routes.js';
 
 export async function buildPublicationApp(ctx: PublicationContext): Promise<FastifyInstance> {
   const level = ctx.config.logLevel;
@@ -67,6 +68,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     },
     { prefix: ctx.config.basePath },
   );
+  // The legacy v1 API (v1/), beside v2 under its own path; only when V1_API_CODE is set.
+  if (ctx.config.v1) await app.register(v1Routes, { prefix: ctx.config.v1.basePath });
   if (ctx.config.basePath !== '') {
     // Browsers ask for /favicon.ico at the root whatever BASE_PATH is.
     app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());

@@ -10,6 +10,7 @@ import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
 import type { MariadbOptions } from './db/mariadb-driver.js';
+import { loadV1Config, type V1Config } from './v1/v1-config.js';
 
 export const DB_NAME_PATTERN = /^[A-Za-z0-9_$-]{1,64}$/;
 
@@ -95,6 +96,8 @@ export interface PublicationConfig {
     speakerTable: string;
     speakerRelationColumn: string;
   };
+  /** The legacy v1 API (v1/); absent when V1_API_CODE is not set. */
+  v1?: V1Config;
 }
 
 /** The default proxies of the reverse-proxy modes: a proxy on the same host. */
@@ -180,6 +183,10 @@ export function loadPublicationConfig(
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
       problems.push(`${key} must be a table or column name, got "${value}"`);
   }
+  const v1 = loadV1Config(env, problems);
+  if (v1?.defaultDb && dbNames.length > 0 && !dbNames.includes(v1.defaultDb)) {
+    problems.push(`V1_DEFAULT_DB "${v1.defaultDb}" is not one of DB_NAMES`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -221,5 +228,6 @@ export function loadPublicationConfig(
       speakerTable: e.AV_SPEAKER_TABLE,
       speakerRelationColumn: e.AV_SPEAKER_RELATION_COLUMN,
     },
+    v1,
   };
 }

@@ -13,6 +13,12 @@ async function main(): Promise<void> {
   const config = loadPublicationConfig(process.env);
   const server = await startPublicationServer(config);
   console.log(`Publication API v2 listening on ${server.url}/`);
+  const origin = server.url.slice(0, server.url.length - config.basePath.length);
+  console.log(
+    config.v1
+      ? `Publication API v1 (legacy) listening on ${origin}${config.v1.basePath}/json/{action}`
+      : 'Publication API v1 (legacy) is off: set V1_API_CODE to serve it',
+  );
   // In-flight requests end by REQUEST_TIMEOUT_MS at the latest; allow a margin on top.
   exitOnSignals(server, config.requestTimeoutMs + 10_000);
 }

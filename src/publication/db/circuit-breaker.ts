@@ -9,6 +9,7 @@
  */
 import { ProblemError } from '../problems.js';
 import {
+  type CountQuery,
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
@@ -119,11 +120,7 @@ export class CircuitBreakerDriver implements Driver {
     return this.guarded(db, () => this.inner.select(db, query, options));
   }
 
-  count(
-    db: string,
-    query: Pick<SelectQuery, 'table' | 'where'>,
-    options?: StatementOptions,
-  ): Promise<number> {
+  count(db: string, query: CountQuery, options?: StatementOptions): Promise<number> {
     return this.guarded(db, () => this.inner.count(db, query, options));
   }
 

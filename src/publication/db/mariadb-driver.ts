@@ -7,6 +7,7 @@ import { buildSchema, type RawColumn } from './schema-builder.js';
 import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
 import { backtickDialect, buildCount, buildFacet, buildSelect } from './sql-builder.js';
 import {
+  type CountQuery,
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
@@ -194,11 +195,7 @@ export class MariadbDriver implements Driver {
     return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
   }
 
-  async count(
-    db: string,
-    query: Pick<SelectQuery, 'table' | 'where'>,
-    options?: StatementOptions,
-  ): Promise<number> {
+  async count(db: string, query: CountQuery, options?: StatementOptions): Promise<number> {
     const { sql, params } = buildCount(backtickDialect, query);
     const rows = await this.run<{ n: number }>(db, sql, params, options);
     return Number(rows[0]?.n ?? 0);

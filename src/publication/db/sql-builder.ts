@@ -4,9 +4,12 @@
  * SQLite needs to be interruptible, and in full-text syntax (see the *-search-sql.ts files).
  * Identifiers reaching here were validated against the live schema; quoting is a second wall.
  */
-import type { Condition, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
+import { renderExpr } from './expr.js';
+import type { Condition, CountQuery, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
 
 export interface Dialect {
+  /** Which engine's functions and full-text syntax expressions are rendered in (db/expr.ts). */
+  engine: 'mariadb' | 'sqlite';
   quote(identifier: string): string;
   /**
    * A predicate evaluated for every scanned row before any other condition, so a time-out can
@@ -16,10 +19,12 @@ export interface Dialect {
 }
 
 export const backtickDialect: Dialect = {
+  engine: 'mariadb',
   quote: (id) => `\`${id.replaceAll('`', '``')}\``,
 };
 
 export const doubleQuoteDialect: Dialect = {
+  engine: 'sqlite',
   quote: (id) => `"${id.replaceAll('"', '""')}"`,
 };
 
@@ -92,19 +97,51 @@ export function renderPaging(
   return ' LIMIT ? OFFSET ?';
 }
 
+/** The select list: validated columns, or (v1) computed items with their aliases. */
+function renderColumns(d: Dialect, q: SelectQuery, params: SqlValue[]): string {
+  const items = q.select
+    ? q.select.map((item) => {
+        const sql = renderExpr(d, item.expr, params);
+        return item.as === undefined ? sql : `${sql} AS ${d.quote(item.as)}`;
+      })
+    : q.columns.map((c) => d.quote(c));
+  return `${q.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`;
+}
+
+/** WHERE plus (v1) the expression filter and GROUP BY. */
+function renderFilterAndGroup(d: Dialect, q: CountQuery, params: SqlValue[]): string {
+  const leading = q.filter ? [renderExpr(d, q.filter, params)] : [];
+  let sql = renderWhere(d, q.where, params, { leading });
+  if (q.groupBy && q.groupBy.length > 0) {
+    sql += ` GROUP BY ${q.groupBy.map((g) => renderExpr(d, g, params)).join(', ')}`;
+  }
+  return sql;
+}
+
 export function buildSelect(d: Dialect, q: SelectQuery): SqlStatement {
   const params: SqlValue[] = [];
-  let sql = `SELECT ${q.columns.map((c) => d.quote(c)).join(', ')} FROM ${d.quote(q.table)}`;
-  sql += renderWhere(d, q.where, params);
-  sql += renderOrderBy(d, q.orderBy);
+  let sql = `SELECT ${renderColumns(d, q, params)} FROM ${d.quote(q.table)}`;
+  sql += renderFilterAndGroup(d, q, params);
+  const order = renderOrderBy(d, q.orderBy);
+  const exprOrder = (q.order ?? []).map((o) => `${renderExpr(d, o.expr, params)}${o.desc ? ' DESC' : ''}`);
+  if (order !== '' || exprOrder.length > 0) {
+    sql += ` ORDER BY ${[...(order === '' ? [] : [order.slice(' ORDER BY '.length)]), ...exprOrder].join(', ')}`;
+  }
   sql += renderPaging(q.limit, q.offset, params);
   return { sql, params };
 }
 
-export function buildCount(d: Dialect, q: Pick<SelectQuery, 'table' | 'where'>): SqlStatement {
+export function buildCount(d: Dialect, q: CountQuery): SqlStatement {
   const params: SqlValue[] = [];
-  const sql = `SELECT COUNT(*) AS n FROM ${d.quote(q.table)}${renderWhere(d, q.where, params)}`;
-  return { sql, params };
+  const rest = renderFilterAndGroup(d, q, params);
+  if (q.groupBy && q.groupBy.length > 0) {
+    // One count per group, as the rows the select returns.
+    return {
+      sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x FROM ${d.quote(q.table)}${rest}) ${d.quote('g')}`,
+      params,
+    };
+  }
+  return { sql: `SELECT COUNT(*) AS n FROM ${d.quote(q.table)}${rest}`, params };
 }
 
 /** Values of one column and their counts; ties in count are ordered by value so pages are stable. */

@@ -7,6 +7,7 @@ import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
 import { buildCount, buildFacet, buildSelect, sqliteDialect } from './sql-builder.js';
 import { SqliteWorkerError, SqliteWorkerPool } from './sqlite-worker-pool.js';
 import {
+  type CountQuery,
   type DatabaseSchema,
   DatabaseUnavailable,
   type Driver,
@@ -67,11 +68,7 @@ export class SqliteDriver implements Driver {
     return this.run<Row[]>(db, { op: 'all', sql, params }, options);
   }
 
-  async count(
-    db: string,
-    query: Pick<SelectQuery, 'table' | 'where'>,
-    options?: StatementOptions,
-  ): Promise<number> {
+  async count(db: string, query: CountQuery, options?: StatementOptions): Promise<number> {
     const { sql, params } = buildCount(sqliteDialect, query);
     const rows = await this.run<{ n: number }[]>(db, { op: 'all', sql, params }, options);
     return Number(rows[0]?.n ?? 0);

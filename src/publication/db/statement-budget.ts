@@ -11,6 +11,7 @@
  * measured as the largest cost left on the request path.
  */
 import {
+  type CountQuery,
   type DatabaseSchema,
   type Driver,
   type FacetCount,
@@ -68,11 +69,7 @@ export class BudgetedDriver implements Driver {
     return this.inner.select(db, query, options);
   }
 
-  count(
-    db: string,
-    query: Pick<SelectQuery, 'table' | 'where'>,
-    options?: StatementOptions,
-  ): Promise<number> {
+  count(db: string, query: CountQuery, options?: StatementOptions): Promise<number> {
     return this.inner.count(db, query, options);
   }
 
@@ -123,7 +120,7 @@ export class RequestDriver implements Driver {
     return this.inner.select(db, query, this.budget.charge(db));
   }
 
-  async count(db: string, query: Pick<SelectQuery, 'table' | 'where'>): Promise<number> {
+  async count(db: string, query: CountQuery): Promise<number> {
     return this.inner.count(db, query, this.budget.charge(db));
   }
 

@@ -65,7 +65,18 @@ export interface SelectQuery {
   orderBy: OrderTerm[];
   limit?: number;
   offset?: number;
+  /** Legacy v1 only (db/expr.ts): computed items replacing `columns`, with SELECT DISTINCT. */
+  select?: import('./expr.js').SelectItem[];
+  distinct?: boolean;
+  /** Legacy v1 only: a condition ANDed after `where`. */
+  filter?: import('./expr.js').Expr;
+  groupBy?: import('./expr.js').Expr[];
+  /** Legacy v1 only: ordering by expressions, after `orderBy`. */
+  order?: import('./expr.js').ExprOrder[];
 }
+
+/** What a count reads: the rows a SelectQuery would return, before paging (groups count once). */
+export type CountQuery = Pick<SelectQuery, 'table' | 'where' | 'filter' | 'groupBy'>;
 
 export type Row = Record<string, unknown>;
 
@@ -110,7 +121,7 @@ export interface Driver {
   readonly engine: 'mariadb' | 'sqlite';
   introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema>;
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]>;
-  count(db: string, query: Pick<SelectQuery, 'table' | 'where'>, options?: StatementOptions): Promise<number>;
+  count(db: string, query: CountQuery, options?: StatementOptions): Promise<number>;
   /** Rows matching a full-text query, best first, each with a numeric `relevance` (higher is better). */
   search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]>;
   searchCount(

@@ -29,6 +29,8 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
   const cors = corsPolicy(config.corsOrigin);
   const limiter = createRateLimiter(app, config);
   const checkKey = apiKeyCheck(config.apiKeys);
+  // v1 clients authenticate with their own `code` parameter (v1/), never with an API key.
+  const v1Prefix = config.v1 ? `${config.v1.basePath}/` : undefined;
   const { requestTimeoutMs, requestMaxStatements } = config;
   const favicons = new Set(['/favicon.ico', `${config.basePath}/favicon.ico`]);
   const isFavicon = (url: string) => url.includes('/favicon.ico') && favicons.has(pathOf(url));
@@ -46,7 +48,8 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
   };
 
   const afterRateLimit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const refusal = checkKey && request.method !== 'OPTIONS' ? checkKey(request) : undefined;
+    const keyed = checkKey && request.method !== 'OPTIONS' && !(v1Prefix && request.url.startsWith(v1Prefix));
+    const refusal = keyed ? checkKey(request) : undefined;
     if (refusal) {
       sendProblem(request, reply, refusal);
       return;

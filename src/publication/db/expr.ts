@@ -1,0 +1,150 @@
+/**
+ * Expressions richer than the v2 filter conditions (AND / OR / NOT, functions, full-text
+ * MATCH), for the legacy v1 API whose clients send SQL fragments. The v1 parser
+ * (v1/sql-subset.ts) turns a fragment into this tree after checking every column against the
+ * live schema; this module renders the tree for one engine. No text of the client's reaches the
+ * SQL: identifiers are quoted from validated names, literals become bound parameters, function
+ * names come from the allowlist below, and full-text queries are regenerated from their parsed
+ * terms (text/search-query.ts).
+ */
+import { type ParsedSearch, toFts5Match, toMariadbBoolean } from '../text/search-query.js';
+import { ftsTableOf } from './search-sql.js';
+import type { Dialect } from './sql-builder.js';
+import type { SqlValue } from './types.js';
+
+export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'LIKE' | 'NOT LIKE';
+
+/** Functions a v1 fragment may call, each rendered per engine (same meaning on both). */
+export const EXPR_FUNCTIONS = [
+  'CONCAT',
+  'CONCAT_WS',
+  'LOWER',
+  'UPPER',
+  'LENGTH',
+  'CHAR_LENGTH',
+  'TRIM',
+  'SUBSTRING',
+  'REPLACE',
+  'COALESCE',
+  'IFNULL',
+  'ABS',
+  'ROUND',
+  'COUNT',
+  'MIN',
+  'MAX',
+  'SUM',
+  'AVG',
+] as const;
+export type ExprFunction = (typeof EXPR_FUNCTIONS)[number];
+
+export type Expr =
+  | { kind: 'column'; name: string }
+  /** A name given with AS in the select list (ORDER BY relevance). */
+  | { kind: 'alias'; name: string }
+  | { kind: 'literal'; value: SqlValue | null }
+  | { kind: 'star' }
+  | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
+  | { kind: 'and' | 'or'; items: Expr[] }
+  | { kind: 'not'; expr: Expr }
+  | { kind: 'in'; expr: Expr; list: Expr[]; negated: boolean }
+  | { kind: 'is_null'; expr: Expr; negated: boolean }
+  | { kind: 'between'; expr: Expr; low: Expr; high: Expr; negated: boolean }
+  | { kind: 'call'; fn: ExprFunction; args: Expr[]; distinct?: boolean }
+  /** Full-text match on one indexed column; as a value it is the relevance (higher is better). */
+  | { kind: 'match'; table: string; column: string; search: ParsedSearch };
+
+export interface SelectItem {
+  expr: Expr;
+  as?: string;
+}
+
+export interface ExprOrder {
+  expr: Expr;
+  desc: boolean;
+}
+
+export interface ExprRenderer {
+  render(expr: Expr, params: SqlValue[]): string;
+}
+
+function renderCall(d: Dialect, fn: ExprFunction, args: string[], distinct: boolean): string {
+  const sqlite = d.engine === 'sqlite';
+  const list = args.join(', ');
+  switch (fn) {
+    case 'CHAR_LENGTH':
+      return sqlite ? `length(${list})` : `CHAR_LENGTH(${list})`;
+    case 'LENGTH':
+      // MariaDB's LENGTH counts bytes; SQLite's counts characters unless given a blob.
+      return sqlite ? `length(CAST(${list} AS BLOB))` : `LENGTH(${list})`;
+    case 'SUBSTRING':
+      return sqlite ? `substr(${list})` : `SUBSTRING(${list})`;
+    case 'CONCAT':
+      // SQLite's concat() treats NULL as '', MariaDB's answers NULL: keep MariaDB's meaning.
+      return sqlite ? `(${args.map((a) => `(${a})`).join(' || ')})` : `CONCAT(${list})`;
+    case 'COUNT':
+    case 'MIN':
+    case 'MAX':
+    case 'SUM':
+    case 'AVG':
+      return `${fn}(${distinct ? 'DISTINCT ' : ''}${list})`;
+    default:
+      return `${fn}(${list})`;
+  }
+}
+
+/** Renders `expr` for dialect `d`; `table` is the FROM table (full-text joins need its rowid). */
+export function renderExpr(d: Dialect, expr: Expr, params: SqlValue[]): string {
+  const r = (e: Expr) => renderExpr(d, e, params);
+  switch (expr.kind) {
+    case 'column':
+    case 'alias':
+      return d.quote(expr.name);
+    case 'star':
+      return '*';
+    case 'literal':
+      if (expr.value === null) return 'NULL';
+      params.push(expr.value);
+      return '?';
+    case 'compare': {
+      const left = r(expr.left);
+      const right = r(expr.right);
+      return `(${left} ${expr.op} ${right})`;
+    }
+    case 'and':
+    case 'or':
+      return `(${expr.items.map(r).join(expr.kind === 'and' ? ' AND ' : ' OR ')})`;
+    case 'not':
+      return `(NOT ${r(expr.expr)})`;
+    case 'in': {
+      const left = r(expr.expr);
+      return `(${left} ${expr.negated ? 'NOT IN' : 'IN'} (${expr.list.map(r).join(', ')}))`;
+    }
+    case 'is_null':
+      return `(${r(expr.expr)} IS ${expr.negated ? 'NOT ' : ''}NULL)`;
+    case 'between': {
+      const left = r(expr.expr);
+      const low = r(expr.low);
+      const high = r(expr.high);
+      return `(${left} ${expr.negated ? 'NOT ' : ''}BETWEEN ${low} AND ${high})`;
+    }
+    case 'call':
+      return renderCall(d, expr.fn, expr.args.map(r), expr.distinct === true);
+    case 'match':
+      return renderMatch(d, expr, params);
+  }
+}
+
+/**
+ * MariaDB: MATCH ... AGAINST in boolean mode, a relevance number (0 when nothing matches, so
+ * it also works as a condition). SQLite: the FTS5 table's -bm25 for this row, NULL (false)
+ * when the row does not match.
+ */
+function renderMatch(d: Dialect, m: Extract<Expr, { kind: 'match' }>, params: SqlValue[]): string {
+  if (d.engine === 'sqlite') {
+    params.push(toFts5Match(m.search));
+    const fts = d.quote(ftsTableOf(m.table, m.column));
+    return `(SELECT -bm25(${fts}) FROM ${fts} WHERE ${fts} MATCH ? AND ${fts}.rowid = ${d.quote(m.table)}.rowid)`;
+  }
+  params.push(toMariadbBoolean(m.search));
+  return `MATCH(${d.quote(m.column)}) AGAINST(? IN BOOLEAN MODE)`;
+}

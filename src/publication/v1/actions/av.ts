@@ -1,0 +1,239 @@
+/**
+ * The audiovisual actions (spec 3.6, 3.8, 3.18) over the v2 audiovisual services: an
+ * "audiovisual record" of v1 is the record holding the transcription (AV_TABLE and
+ * AV_TRANSCRIPTION_COLUMN, as the v2 routes read it), its video and poster come from the media
+ * table (AV_MEDIA_TABLE) with MEDIA_BASE_URL, exactly as v2 composes them (spec 5.25, 5.26: one
+ * rule for every action, URLs kept relative when MEDIA_BASE_URL is).
+ */
+
+import type { Expr } from '../../db/expr.js';
+import { ProblemError } from '../../problems.js';
+import { findMediaAsset, mediaUrl, withTimeWindow } from '../../services/av-media.js';
+import { requireTranscriptionColumn } from '../../services/av-service.js';
+import { indexationFragment } from '../../services/indexation-service.js';
+import { readSectionTables } from '../../services/section-tables.js';
+import { findFragments } from '../../text/fragments.js';
+import { highlightTermsOf, parseSearchQuery } from '../../text/search-query.js';
+import { parseCondition } from '../sql-subset.js';
+import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
+import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
+import { V1Error } from '../v1-errors.js';
+import { shapeRow } from '../v1-rows.js';
+
+/** The subtitles URL of a record and window (spec 4); empty or zero bounds are left out. */
+export function subtitlesUrl(
+  call: V1Call,
+  id: number | string,
+  lang: string,
+  tcIn?: number,
+  tcOut?: number,
+): string {
+  let url = `${call.v1.subtitlesUrlBase}?section_id=${id}&lang=${lang}`;
+  if (tcIn) url += `&tc_in=${Math.floor(tcIn)}`;
+  if (tcOut) url += `&tc_out=${Math.ceil(tcOut)}`;
+  return url;
+}
+
+interface IndexLocator {
+  section_id?: unknown;
+  section_tipo?: unknown;
+  tag_id?: unknown;
+  component_tipo?: unknown;
+}
+
+function readLocator(value: unknown): IndexLocator | undefined {
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  if (Array.isArray(v)) v = v[0];
+  return v !== null && typeof v === 'object' ? (v as IndexLocator) : undefined;
+}
+
+/** A window's video URL: `vbegin` floored and `vend` ceiled, as index fragments always had. */
+function windowUrl(video: string | null, tcIn: number, tcOut: number): string | null {
+  return video === null ? null : withTimeWindow(video, Math.floor(tcIn), Math.ceil(tcOut));
+}
+
+export async function fragmentFromIndexLocatorAction(call: V1Call): Promise<unknown> {
+  const locator = readLocator(call.options.index_locator);
+  const lang = optLang(call.options) ?? call.lang;
+  const id = Number(locator?.section_id);
+  const tagId = Number(locator?.tag_id);
+  if (!locator || !Number.isInteger(id) || id <= 0 || !Number.isInteger(tagId) || tagId < 0) {
+    throw new V1Error('Error. index_locator needs section_id and tag_id');
+  }
+  const tipos = await readSectionTables(call.ctx, call.db);
+  const tipo =
+    typeof locator.section_tipo === 'string' && tipos.has(locator.section_tipo)
+      ? locator.section_tipo
+      : undefined;
+  let answer: Awaited<ReturnType<typeof indexationFragment>>;
+  try {
+    answer = await indexationFragment(call.ctx, call.db, { sectionId: id, sectionTipo: tipo, tagId, lang });
+  } catch (err) {
+    if (err instanceof ProblemError && err.status === 404) {
+      return { result: null, msg: `Error. Empty audiovisual records. Not found section_id: ${id})` };
+    }
+    throw err;
+  }
+  if (answer.passage !== 'index') return { result: null, msg: 'Request done successfully' };
+  const { locator: window, media, transcription, terms } = answer.data;
+  // The bare video URL: v2's own window taken off, v1's floored/ceiled one put on.
+  const video = media.video_url?.replace(/[?&]vbegin=[^&#]*&vend=[^&#]*/, '') ?? null;
+  const fragment: Record<string, unknown> = {
+    fragm: transcription,
+    video_url: windowUrl(video, window.tc_in, window.tc_out),
+    posterframe_url: media.image_url,
+    // No per-tag posterframes are published: the record's own one stands in.
+    posterframe_tag_url: media.image_url,
+    subtitles_url: subtitlesUrl(call, id, answer.lang ?? lang, window.tc_in, window.tc_out),
+    tcin_secs: window.tc_in,
+    tcout_secs: window.tc_out,
+  };
+  if (optBool(call.options, 'fragment_terms', false)) {
+    const map = await thesaurusMap(call);
+    fragment.terms = terms.map((t) => ({ table: map[t.term_id.split('_')[0] ?? ''] ?? null, ...t }));
+    fragment.fragment_terms_inside = Object.fromEntries(terms.map((t) => [t.term_id, t.term]));
+  }
+  fragment.index_locator = call.options.index_locator;
+  return { result: fragment, msg: 'Request done successfully' };
+}
+
+/** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
+export async function reelTermsAction(call: V1Call): Promise<unknown> {
+  const raw = optString(call.options, 'av_section_id') ?? '';
+  if (!/^\d+(\s*,\s*\d+)*$/.test(raw.trim())) throw new V1Error(`Error. Illegal av_section_id: ${raw}`);
+  const ids = new Set(raw.split(',').map((s) => s.trim()));
+  const lang = optLang(call.options) ?? call.lang;
+  const out: { term_id: unknown; term: unknown; locators: unknown[] }[] = [];
+  const seen = new Set<unknown>();
+  for (const name of await thesaurusTables(call)) {
+    const info = await tableOf(call, name);
+    if (!info.columnsByName.has('indexation')) continue;
+    const rows = await call.ctx.driver.select(call.db, {
+      table: info.name,
+      columns: ['term_id', 'term', 'indexation'],
+      where: [
+        { column: 'indexation', op: 'is_not_null' },
+        ...(info.hasLang ? [{ column: 'lang', op: 'eq' as const, value: lang }] : []),
+        ...(call.v1.restrictedTerms.length > 0
+          ? [{ column: 'term_id', op: 'not_in' as const, value: call.v1.restrictedTerms }]
+          : []),
+      ],
+      orderBy: [{ column: 'term', desc: false }],
+    });
+    for (const row of rows) {
+      let list: IndexLocator[] = [];
+      try {
+        list = JSON.parse(String(row.indexation)) as IndexLocator[];
+      } catch {
+        continue;
+      }
+      const locators = Array.isArray(list) ? list.filter((l) => ids.has(String(l?.section_id))) : [];
+      // Upstream never removed duplicate terms (spec 5.16): each term once here.
+      if (locators.length === 0 || seen.has(row.term_id)) continue;
+      seen.add(row.term_id);
+      out.push({ term_id: row.term_id, term: row.term, locators });
+    }
+  }
+  out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
+  return { result: out };
+}
+
+/** `free_search`: full-text search in the transcriptions, a page of records with fragments. */
+export async function freeSearchAction(call: V1Call): Promise<unknown> {
+  const { options, ctx, db } = call;
+  let q = optString(options, 'q') ?? '';
+  if (q.trim() === '') throw new V1Error('Error. Request free_search failed. Empty q');
+  if (optBool(options, 'is_literal', false)) q = `"${q.replaceAll('"', ' ')}"`;
+  const lang = optLang(options) ?? call.lang;
+  const rowsPerPage = optInt(options, 'rows_per_page', 10);
+  const page = Math.max(1, optInt(options, 'page_number', 1));
+  const offset = page > 1 ? (page - 1) * rowsPerPage : optInt(options, 'offset', 0);
+  const count = optBool(options, 'count', true);
+  const appearances = Math.max(1, optInt(options, 'appearances_limit', 1));
+  const matchSelect = optInt(options, 'match_select', 0);
+  const listFragment = optBool(options, 'list_fragment', true);
+  const table = await tableOf(call, ctx.config.av.table);
+  const column = requireTranscriptionColumn(ctx, table);
+  if (!table.fulltextColumns.has(column))
+    throw new V1Error('Error. Request free_search failed. No full-text index');
+  let search: ReturnType<typeof parseSearchQuery>;
+  try {
+    search = parseSearchQuery(q);
+  } catch {
+    throw new V1Error('Error. Request free_search failed. q has no word to search for');
+  }
+  const match: Expr = { kind: 'match', table: table.name, column, search };
+  const filters: Expr[] = [match];
+  const extra = optString(options, 'filter');
+  if (extra && extra.trim() !== '') filters.push(parseCondition('filter', extra, { tables: [table] }));
+  const where = table.hasLang ? [{ column: 'lang', op: 'eq' as const, value: lang }] : [];
+  const base = {
+    table: table.name,
+    columns: [],
+    select: [
+      ...table.columns
+        .filter((c) => c.name !== 'id')
+        .map((c) => ({ expr: { kind: 'column', name: c.name } as Expr, as: c.name })),
+      { expr: match, as: 'relevance' },
+    ],
+    where,
+    filter: { kind: 'and', items: filters } as Expr,
+    orderBy: [],
+    order: [
+      { expr: { kind: 'alias', name: 'relevance' } as Expr, desc: true },
+      { expr: { kind: 'column', name: 'section_id' } as Expr, desc: false },
+    ],
+  };
+  const [rows, total] = await Promise.all([
+    ctx.driver.select(db, { ...base, limit: rowsPerPage, offset }),
+    count ? ctx.driver.count(db, base) : Promise.resolve(false as const),
+  ]);
+  const terms = highlightTermsOf(search);
+  const result = [];
+  for (const row of rows) {
+    const id = Number(row.section_id);
+    const asset = await findMediaAsset(ctx, db, row, id);
+    const stored = typeof row[column] === 'string' ? (row[column] as string) : '';
+    const found = findFragments(stored, terms, { maxCharacters: 400, maxOccurrences: appearances });
+    const picked = matchSelect > 0 ? found.filter((_, i) => i === matchSelect - 1) : found;
+    const node: Record<string, unknown> = {
+      av_section_id: id,
+      q,
+      appearances_limit: appearances,
+      match_select: matchSelect || false,
+      image_type: optString(options, 'image_type') ?? 'posterframe',
+      video_fragment: optBool(options, 'video_fragment', false),
+      list_fragment: listFragment,
+      fragment_terms: optBool(options, 'fragment_terms', false),
+      lang,
+      video: mediaUrl(asset?.video, ctx.config.mediaBaseUrl),
+    };
+    const shaped = shapeRow(table.name, row, call.v1.numbersAsStrings);
+    for (const [k, v] of Object.entries(shaped)) {
+      if (['table', 'lang', 'publication', 'images', column, 'relevance'].includes(k)) continue;
+      node[k === 'section_id' ? 'interview_section_id' : k] = v;
+    }
+    node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
+    node.ar_restricted_fragments = null;
+    node.fragments = picked.map((f) => ({
+      word: terms[f.term]?.words.join(' ') ?? '',
+      match: f.position,
+      ...(listFragment ? { list_fragment: `.. ${f.text} ..` } : {}),
+    }));
+    result.push(node);
+  }
+  return {
+    result,
+    msg: 'Ok. Request free_search done successfully',
+    page_number: page,
+    rows_per_page: rowsPerPage,
+    total,
+  };
+}

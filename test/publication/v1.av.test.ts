@@ -1,0 +1,216 @@
+/**
+ * The v1 audiovisual actions and subtitles on each engine, and a replay of the requests a
+ * typical Dédalo website makes (home thesaurus roots, a term page with its indexations, a video
+ * fragment with subtitles, a free search with paging), checking the fields the website reads.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DirectDb,
+  engineCases,
+  type HttpResult,
+  rawRequest,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
+
+const CODE = 'v1-av';
+const V1 = '/publication/server_api/v1';
+
+interface Locator {
+  section_id: number | string;
+  section_tipo: string;
+  tag_id: number | string;
+}
+
+describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
+  let s: TestServer;
+  let direct: DirectDb;
+  let origin: string;
+  let indexed: { term_id: string; term: string; locator: Locator };
+
+  const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
+    rawRequest(`${origin}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`);
+  const subtitles = (query: string) =>
+    rawRequest(`${origin}${query.startsWith('/') ? '' : `${V1}/subtitles/`}${query}`);
+
+  beforeAll(async () => {
+    s = await startTestServer(c, { V1_API_CODE: CODE, MEDIA_BASE_URL: '/media' });
+    origin = new URL(s.base).origin;
+    direct = await c.openDirect();
+    const rows = await direct.query<{ term_id: string; term: string; indexation: string }>(
+      `SELECT term_id, term, indexation FROM ${direct.q('ts_themes')} WHERE lang = 'lg-eng' AND indexation IS NOT NULL ORDER BY section_id`,
+    );
+    const row = rows.find((r) => r.indexation.startsWith('[{'))!;
+    indexed = {
+      term_id: row.term_id,
+      term: row.term,
+      locator: (JSON.parse(row.indexation) as Locator[])[0]!,
+    };
+  });
+  afterAll(async () => {
+    await s.close();
+    await direct.close();
+  });
+
+  it('builds the fragment of an index locator, echoing the locator as sent', async () => {
+    const sent = JSON.stringify(indexed.locator);
+    const res = await v1('fragment_from_index_locator', {
+      index_locator: sent,
+      lang: 'lg-eng',
+      fragment_terms: 'true',
+    });
+    const f = res.json.result;
+    expect(res.json.msg).toBe('Request done successfully');
+    expect(f.index_locator).toBe(sent);
+    expect(f.fragm.length).toBeGreaterThan(0);
+    expect(f.fragm).not.toMatch(/\[|\]/);
+    expect(f.tcout_secs).toBeGreaterThanOrEqual(f.tcin_secs);
+    expect(f.video_url).toBe(
+      `${f.video_url.split('?')[0]}?vbegin=${Math.floor(f.tcin_secs)}&vend=${Math.ceil(f.tcout_secs)}`,
+    );
+    expect(f.video_url).toMatch(/^\/media\//);
+    expect(f.subtitles_url).toContain(
+      `${V1}/subtitles/?section_id=${indexed.locator.section_id}&lang=lg-eng`,
+    );
+    expect(f.terms.map((t: { term_id: string }) => t.term_id)).toContain(indexed.term_id);
+    expect(f.fragment_terms_inside[indexed.term_id]).toBe(indexed.term);
+
+    const unknownTag = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify({ ...indexed.locator, tag_id: 999 }),
+      lang: 'lg-eng',
+    });
+    expect(unknownTag.json).toEqual({ result: null, msg: 'Request done successfully' });
+    const missing = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify({ ...indexed.locator, section_id: 99999 }),
+    });
+    expect(missing.json.result).toBeNull();
+    expect(missing.json.msg).toMatch(/^Error\. Empty audiovisual records/);
+  });
+
+  it('lists the terms indexing a recording once each, with their locators on it', async () => {
+    const id = String(indexed.locator.section_id);
+    const res = await v1('reel_terms', { av_section_id: id, lang: 'lg-eng' });
+    const ids = res.json.result.map((t: { term_id: string }) => t.term_id);
+    expect(ids).toContain(indexed.term_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const t of res.json.result) {
+      for (const l of t.locators) expect(String(l.section_id)).toBe(id);
+    }
+    expect((await v1('reel_terms', { av_section_id: '1;2' })).json.result).toBe(false);
+  });
+
+  it('pages a free search by relevance with marked list fragments', async () => {
+    const first = await v1('free_search', {
+      q: 'boat',
+      lang: 'lg-eng',
+      rows_per_page: '3',
+      page_number: '1',
+    });
+    const second = await v1('free_search', {
+      q: 'boat',
+      lang: 'lg-eng',
+      rows_per_page: '3',
+      page_number: '2',
+    });
+    const texts = await direct.query<{ section_id: number; transcription: string }>(
+      `SELECT section_id, transcription FROM ${direct.q('interview')} WHERE lang = 'lg-eng'`,
+    );
+    const want = texts.filter((t) => /\bboat\b/i.test(t.transcription)).length;
+    expect(first.json.total).toBe(want);
+    expect(first.json).toMatchObject({
+      page_number: 1,
+      rows_per_page: 3,
+      msg: 'Ok. Request free_search done successfully',
+    });
+    const ids = [...first.json.result, ...second.json.result].map(
+      (n: { av_section_id: number }) => n.av_section_id,
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    const node = first.json.result[0];
+    expect(node.interview_section_id).toBe(node.av_section_id);
+    expect(node.fragments[0].list_fragment).toMatch(/<mark>boat<\/mark>/i);
+    expect(node.fragments[0].list_fragment).toMatch(/^\.\. .* \.\.$/);
+    expect(node).not.toHaveProperty('transcription');
+    const empty = await v1('free_search', { q: '' });
+    expect(empty.json.result).toBe(false);
+  });
+
+  it('writes WebVTT subtitles, windowed and re-based with tc_in / tc_out', async () => {
+    const id = String(indexed.locator.section_id);
+    const whole = await subtitles(`?section_id=${id}&lang=lg-eng`);
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-type']).toMatch(/^text\/vtt/);
+    expect(whole.text.startsWith('WEBVTT\n\n1\n00:00:00.000 --> ')).toBe(true);
+    const cues = whole.text.split('\n\n').slice(1, -1);
+    expect(cues.length).toBeGreaterThan(3);
+    for (const cue of cues) {
+      const [n, times, ...text] = cue.split('\n');
+      expect(n).toMatch(/^\d+$/);
+      expect(times).toMatch(/^\d\d:\d\d:\d\d\.\d{3} --> \d\d:\d\d:\d\d\.\d{3}$/);
+      expect(text.join(' ')).not.toMatch(/\[|<p>|<strong>/);
+    }
+    const startsOf = (vtt: string) =>
+      [...vtt.matchAll(/^(\d\d):(\d\d):(\d\d)\.(\d{3}) -->/gm)].map(
+        (m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4]) / 1000,
+      );
+    const all = startsOf(whole.text);
+    const from = Math.ceil(all[2]!);
+    const to = Math.floor(all[4]!);
+    const windowed = startsOf(
+      (await subtitles(`?section_id=${id}&lang=lg-eng&tc_in=${from}&tc_out=${to}`)).text,
+    );
+    // Lines before tc_in dropped, times re-based to tc_in, and the first line past tc_out is the last.
+    const kept = all.filter((t) => t >= from);
+    const lastIndex = kept.findIndex((t) => t > to);
+    const expected = (lastIndex < 0 ? kept : kept.slice(0, lastIndex + 1)).map((t) => t - from);
+    expect(windowed.map((t) => Math.round(t * 1000))).toEqual(expected.map((t) => Math.round(t * 1000)));
+    expect(windowed.length).toBeGreaterThan(0);
+    expect((await subtitles('?lang=lg-eng')).text).toBe('Error on build_subtitles. section_id is mandatory');
+    expect((await subtitles(`?section_id=${id}&lang=lg-en`)).text).toBe('Error: invalid lang');
+    expect((await subtitles('?section_id=99999&lang=lg-eng')).text).toBe(
+      'Error on build_subtitles. Record not found: 99999',
+    );
+    expect((await subtitles(`?section_id=${id}&lang=lg-eng&code=bad`)).text).toBe(
+      JSON.stringify("Error. Invalid user code 'bad' dedalo"),
+    );
+  });
+
+  it('replays a typical website: home roots, term page with indexations, video with subtitles, paged search', async () => {
+    // Home page: the thesaurus roots in the site language.
+    const home = await v1('thesaurus_root_list', { lang: 'lg-eng' });
+    const root = home.json.result.ts1[0];
+    for (const key of ['term_id', 'term', 'ar_childrens', 'indexation']) expect(root).toHaveProperty(key);
+
+    // Term page: the term with its indexation, then one node per locator.
+    const term = await v1('thesaurus_term', { ar_term_id: indexed.term_id, lang: 'lg-eng' });
+    const page = term.json.result[0];
+    expect(page.term).toBe(indexed.term);
+    const locators = JSON.parse(page.indexation) as Locator[];
+    expect(locators.length).toBeGreaterThan(0);
+
+    // Video fragment: the player reads video_url, subtitles_url, fragm.
+    const frag = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify(locators[0]),
+      lang: 'lg-eng',
+    });
+    const { video_url, subtitles_url, fragm } = frag.json.result;
+    expect(video_url).toMatch(/\?vbegin=\d+&vend=\d+$/);
+    expect(fragm).not.toBe('');
+    const vtt = await subtitles(subtitles_url);
+    expect(vtt.text.startsWith('WEBVTT')).toBe(true);
+
+    // Free search with paging: the list reads total and each node's fragments.
+    const search = await v1('free_search', {
+      q: 'boat',
+      lang: 'lg-eng',
+      rows_per_page: '2',
+      page_number: '2',
+    });
+    expect(search.json.page_number).toBe(2);
+    expect(search.json.result.length).toBeLessThanOrEqual(2);
+    for (const node of search.json.result) {
+      expect(node).toHaveProperty('av_section_id');
+      expect(node.fragments.length).toBeGreaterThan(0);
+    }
+  });
+});
