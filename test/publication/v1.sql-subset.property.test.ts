@@ -39,6 +39,7 @@ const TABLE: TableInfo = {
   rowEstimate: 10,
   hasLang: true,
   fulltextColumns: new Set(['transcription']),
+  indexedColumns: new Set(['section_id', 'lang']),
 };
 
 const HOSTILE = [
@@ -195,6 +196,7 @@ describe.each(engineCases())('v1 hostile fragments never reach $engine', (c) => 
           },
           search: (db, q, o) => inner.search(db, q, o),
           searchCount: (db, q, o) => inner.searchCount(db, q, o),
+          facet: (db, q, o) => inner.facet(db, q, o),
           ping: (db, o) => inner.ping(db, o),
           close: () => inner.close(),
         }),
