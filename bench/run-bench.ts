@@ -218,8 +218,9 @@ async function checkAnswers(port: number, sc: BenchScenario, f: Fixture): Promis
 async function loadTest(port: number, sc: BenchScenario, f: Fixture, seconds: number): Promise<Measured> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+    connections: sc.connections?.(f) ?? CONNECTIONS,
     duration: seconds,
+    timeout: 30, // the server's own time-out (REQUEST_TIMEOUT_MS, 15 s) answers 504 first
     requests: [requestOf(sc, f)],
   });
   return {
@@ -238,7 +239,7 @@ async function sqlBaseline(sc: BenchScenario, f: Fixture): Promise<LoopResult> {
   return mariadbCeiling(
     { ...MARIADB, database: f.db },
     sc.baseline.sql(backtickDialect, f),
-    CONNECTIONS,
+    sc.connections?.(f) ?? CONNECTIONS,
     SECONDS,
     POOL,
   );
@@ -357,7 +358,11 @@ async function soak(): Promise<void> {
           );
           instance.on('response', () => {
             done++;
-            if (done % every === 0) curve.push(`${done}:${rss(server.pid!).now}`);
+            if (done % every !== 0) return;
+            curve.push(`${done}:${rss(server.pid!).now}`);
+            console.error(
+              `soak ${engine} ${name}: ${curve.at(-1)} MB after ${fmt((Date.now() - started) / 1000)} s`,
+            );
           });
         });
         const mem = rss(server.pid!);
