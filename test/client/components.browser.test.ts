@@ -30,7 +30,8 @@ describe.runIf(haveChromium)('component elements', () => {
     tag: string,
     context: Record<string, unknown>,
     item: Record<string, unknown>,
-    options: { lockMessage?: string } = {},
+    /** lockMessage: focus answers someone else holds it, from the call numbered lockRefusedFrom (default 1). */
+    options: { lockMessage?: string; lockRefusedFrom?: number } = {},
   ) {
     await page.evaluate(
       ([tag, context, item, options]) => {
@@ -38,7 +39,7 @@ describe.runIf(haveChromium)('component elements', () => {
         const w = window as unknown as { saved: unknown[]; locks: string[] };
         w.saved = [];
         w.locks = [];
-        const opts = options as { lockMessage?: string };
+        const opts = options as { lockMessage?: string; lockRefusedFrom?: number };
         const it = item as { tipo: string; section_tipo: string; section_id: number; entries: unknown[] };
         const store = {
           sectionTipo: it.section_tipo,
@@ -79,7 +80,10 @@ describe.runIf(haveChromium)('component elements', () => {
           },
           async focus(tipo: string) {
             w.locks.push(`focus ${tipo}`);
-            return opts.lockMessage ? { locked: false, message: opts.lockMessage } : { locked: true };
+            const refused =
+              opts.lockMessage !== undefined &&
+              w.locks.filter((l) => l.startsWith('focus')).length >= (opts.lockRefusedFrom ?? 1);
+            return refused ? { locked: false, message: opts.lockMessage } : { locked: true };
           },
           async blur(tipo: string) {
             w.locks.push(`blur ${tipo}`);
@@ -159,6 +163,42 @@ describe.runIf(haveChromium)('component elements', () => {
     expect(await page.evaluate(() => (window as unknown as { locks: string[] }).locks)).toEqual([
       'focus oh14',
     ]);
+  });
+
+  it('renews its lock every 45 s while focused, and turns read-only when a renewal is refused', async () => {
+    // A page of its own with a fake clock: the heartbeat is a 45 s interval.
+    const shared = page;
+    page = await openBundlePage(browser);
+    try {
+      await page.clock.install();
+      await mount(
+        'component-input-text',
+        ctx('oh14', 'component_input_text', 'Code'),
+        item('oh14', [{ id: 1, lang: 'lg-nolan', value: 'A' }]),
+        { lockMessage: 'Maria López (maria) is editing this field since 10:02.', lockRefusedFrom: 3 },
+      );
+      const input = page.getByRole('textbox', { name: 'Code' });
+      await input.focus();
+      const locks = () => page.evaluate(() => (window as unknown as { locks: string[] }).locks);
+      await page.waitForFunction(() => (window as unknown as { locks: string[] }).locks.length === 1);
+      await page.clock.runFor(44_000);
+      expect(await locks()).toEqual(['focus oh14']);
+      await page.clock.runFor(1_000); // 45 s: the first renewal, granted
+      expect(await locks()).toEqual(['focus oh14', 'focus oh14']);
+      expect(await input.getAttribute('readonly')).toBeNull();
+      await page.clock.runFor(45_000); // the second renewal: someone else has it now
+      await page
+        .getByRole('note')
+        .getByText('Maria López (maria) is editing this field since 10:02.')
+        .waitFor();
+      expect(await input.getAttribute('readonly')).not.toBeNull();
+      // No more renewals once it is lost.
+      await page.clock.runFor(180_000);
+      expect(await locks()).toEqual(['focus oh14', 'focus oh14', 'focus oh14']);
+    } finally {
+      await page.close();
+      page = shared;
+    }
   });
 
   it('takes the lock on focus and releases it on blur', async () => {

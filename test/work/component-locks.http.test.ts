@@ -358,6 +358,10 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
       'rqo.invalid_field',
     );
     expectRefused(await reader.post(lock('focus', id)), 403, 'perm.denied');
+    // The activity log is consultation-only: none of its fields can be held.
+    const activityLock = lock('focus', 1, 'dd545');
+    activityLock.options.section_tipo = 'dd542';
+    expectRefused(await (await login('root')).post(activityLock), 403, 'perm.section_not_writable');
     // Without a session: the gate refuses before anything else.
     expectRefused(await work.post(lock('focus', id)), 401, 'auth.not_logged');
   });

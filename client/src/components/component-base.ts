@@ -126,6 +126,20 @@ export class ComponentBase extends LitElement {
     super.disconnectedCallback();
   }
 
+  private saveQueue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `fn` once this field's earlier saves have answered. A change list built from the
+   * current value (an insert when the field is empty, else an update of its item) must see the
+   * echo of the save before it: two quick changes (leaving the text, then inserting a chip) would
+   * otherwise both insert.
+   */
+  protected afterPendingSaves<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.saveQueue.then(fn, fn);
+    this.saveQueue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Saves and takes the echo; answers false (with the message shown) when refused. */
   protected async save(changes: ChangeObject[]): Promise<boolean> {
     this.status = 'saving';

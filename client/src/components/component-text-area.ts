@@ -9,18 +9,23 @@ interface TextItem {
 }
 
 export class ComponentTextArea extends ComponentBase {
-  private async changed(e: CustomEvent<string>) {
+  private changed(e: CustomEvent<string>) {
     const value = e.detail;
-    const entry = (this.entries as TextItem[])[0];
-    if (entry) {
-      await this.save(
-        value === ''
-          ? [{ action: 'remove', id: entry.id, value: null }]
-          : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
-      );
-    } else if (value !== '') {
-      await this.save([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }]);
-    }
+    // Read the current item only after the previous save's echo: leaving the text and then
+    // inserting a timecode are two changes in quick succession.
+    return this.afterPendingSaves(async () => {
+      const entry = (this.entries as TextItem[])[0];
+      if (entry) {
+        if (entry.value === value) return;
+        await this.save(
+          value === ''
+            ? [{ action: 'remove', id: entry.id, value: null }]
+            : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
+        );
+      } else if (value !== '') {
+        await this.save([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }]);
+      }
+    });
   }
 
   override render() {

@@ -25,6 +25,7 @@ import {
 import { inUseError } from '../../locks/in-use-error.js';
 import {
   assertRecordAccess,
+  assertWritableSection,
   callerAccess,
   requireComponent,
   requireRecordId,
@@ -82,6 +83,8 @@ export const updateLockComponentsStateAction: ActionDefinition = {
       return { data: { released: await releaseLock(ctx.db, key, session.userId) }, extensions };
     }
 
+    // Nobody writes a consultation-only section (the activity log): there is nothing to hold.
+    assertWritableSection(requireSection(ctx, key.section_tipo, 'options.section_tipo'));
     const access = await callerAccess(ctx);
     await assertRecordAccess(ctx, access, 'save', key, key.component_tipo);
     const outcome = await takeLock(
