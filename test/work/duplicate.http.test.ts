@@ -103,8 +103,13 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const newId = answer.body.data;
     expect(Number.isInteger(newId)).toBe(true);
-    // oh1's counter had handed out nothing: the fixtures were inserted by hand.
-    expect(newId).toBe(1);
+    // The fixtures were inserted by hand, so oh1 had no counter row: the first id handed out
+    // follows the highest stored one (store/counters.ts), never an id that exists.
+    const { rows } = await work.server.db.query<{ max: number }>(
+      "SELECT max(section_id) AS max FROM matrix WHERE section_tipo = 'oh1' AND section_id <> $1",
+      [newId],
+    );
+    expect(newId).toBe(rows[0]!.max + 1);
     const db = work.server.db;
     const source = (await readRecord(db, 'matrix', key('oh1', SOURCE_ID)))!;
     const copy = (await readRecord(db, 'matrix', key('oh1', newId)))!;
