@@ -234,6 +234,8 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
     const listed = expectOk(await root.post(value('sessions')));
     const anas = listed.sessions.filter((s: { username: string }) => s.username === 'ana');
     expect(anas).toHaveLength(2);
+    const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    for (const k of ['created_at', 'last_seen_at', 'expires_at']) expect(anas[0][k]).toMatch(ISO);
     expect(anas[0]).toMatchObject({
       user_id: 4,
       session_id: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -305,7 +307,14 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
     expectRefused(await login('ana password', '203.0.113.9'), 429, 'rate.limited');
     const locks = expectOk(await root.post(value('sessions'))).login_locks;
     expect(locks).toContainEqual(
-      expect.objectContaining({ scope: 'pair', username: 'ana', address: '203.0.113.9', failures: 5 }),
+      expect.objectContaining({
+        scope: 'pair',
+        username: 'ana',
+        address: '203.0.113.9',
+        failures: 5,
+        locked_until: new Date(work.clock.now().getTime() + 15_000).toISOString(),
+        retry_after_seconds: 15,
+      }),
     );
     expect(expectOk(await root.post(request('sessions', 'unlock_login', { username: 'Ana' })))).toMatchObject(
       { result: true, removed: expect.any(Number) },
