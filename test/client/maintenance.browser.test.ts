@@ -13,7 +13,7 @@ import {
   seriousViolations,
 } from '../helpers/client-browser.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { insertLoginUser } from '../helpers/work-permissions.js';
+import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
@@ -100,4 +100,22 @@ describe.runIf(haveChromium)('maintenance page against the real server', () => {
     await page.getByText(/^Sweep done: removed \d+ expired sessions/).waitFor();
     await page.getByText(/Last run .* \(from this page\)/).waitFor();
   }, 90_000);
+
+  it('shows a maintainer who is not a global administrator what is theirs, and says what is not', async () => {
+    await insertProfile(s.server.db, 10, [{ tipo: 'dd88', section_tipo: 'dd88', value: 2 }]);
+    await insertLoginUser(s.server.db, 5, { username: 'mona', password: 'mona password', profile: 10 });
+    // A browser of its own (no cookie of root's).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(`${new URL(s.server.url).origin}/#/`);
+    await page.getByLabel('User').fill('mona');
+    await page.getByLabel('Password').fill('mona password');
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.getByRole('link', { name: 'Maintenance' }).click();
+    await page.getByRole('definition').getByText('pglite').waitFor();
+    await page.getByRole('button', { name: 'Run the sweep now' }).waitFor();
+    const sessions = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Sessions' }) });
+    await sessions.getByText('Only a global administrator sees and changes this.').waitFor();
+    expect(await page.getByRole('button', { name: /^End session of/ }).count()).toBe(0);
+  }, 60_000);
 });

@@ -26,11 +26,16 @@ describe('work configuration', () => {
       uploadMaxBytes: 100 * 1024 * 1024,
       trustProxy: [],
       uiPath: '/',
+      sweepIntervalSeconds: 600,
     });
   });
 
   it('serves the web client at WORK_UI_PATH (no trailing slash), never over the API path', () => {
     expect(loadWorkConfig({ WORK_UI_PATH: '/ui/' }).uiPath).toBe('/ui');
+    expect(loadWorkConfig({ WORK_SWEEP_INTERVAL_SECONDS: '0' }).sweepIntervalSeconds).toBe(0);
+    expect(() => loadWorkConfig({ WORK_SWEEP_INTERVAL_SECONDS: '-1' })).toThrow(
+      /WORK_SWEEP_INTERVAL_SECONDS/,
+    );
     expect(problemsOf({ WORK_UI_PATH: 'ui' })).toEqual([
       'WORK_UI_PATH must be a path like / or /ui, got "ui"',
     ]);

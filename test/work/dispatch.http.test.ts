@@ -16,6 +16,7 @@ describe('error registry', () => {
       auth: 401,
       permission: 403,
       not_found: 404,
+      method_not_allowed: 405,
       conflict: 409,
       rate_limit: 429,
       unavailable: 503,
@@ -118,12 +119,13 @@ describe.each(workEngineCases())('RQO dispatch over HTTP ($engine)', (engine) =>
     await expectRefusal({ dd_api: 'dd_utils_api', action: 'start' }, 400, 'request.unknown_action');
   });
 
-  it('answers other paths and methods with an envelope 404', async () => {
+  it('answers other paths with an envelope 404, and a GET of the endpoint with 405 Allow: POST', async () => {
     await expectRefusal({ action: 'start' }, 404, 'http.not_found', '/elsewhere');
     const res = await fetch(work.server.url);
     const body = await res.json();
-    expect(res.status).toBe(404);
-    expect(body).toMatchObject({ ok: false, error: { code: 'http.not_found' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(body).toMatchObject({ ok: false, error: { code: 'http.method_not_allowed' } });
   });
 
   it('refuses an oversized body with a 400 envelope', async () => {

@@ -99,17 +99,18 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
   };
 
   it('copies every component with its item ids and counters under a new id from the counter', async () => {
-    const db = work.server.db;
-    const highest = await db.query<{ n: number }>(
-      "SELECT max(section_id) AS n FROM matrix WHERE section_tipo = 'oh1'",
-    );
     const answer = await as.root!.post(duplicate('oh1', SOURCE_ID));
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const newId = answer.body.data;
     expect(Number.isInteger(newId)).toBe(true);
-    // oh1's counter had handed out nothing (the fixtures were inserted by hand), so it starts
-    // after the highest stored id instead of handing out one that exists.
-    expect(newId).toBe(Number(highest.rows[0]!.n) + 1);
+    // The fixtures were inserted by hand, so oh1 had no counter row: the first id handed out
+    // follows the highest stored one (store/counters.ts), never an id that exists.
+    const { rows } = await work.server.db.query<{ max: number }>(
+      "SELECT max(section_id) AS max FROM matrix WHERE section_tipo = 'oh1' AND section_id <> $1",
+      [newId],
+    );
+    expect(newId).toBe(rows[0]!.max + 1);
+    const db = work.server.db;
     const source = (await readRecord(db, 'matrix', key('oh1', SOURCE_ID)))!;
     const copy = (await readRecord(db, 'matrix', key('oh1', newId)))!;
     for (const column of ['string', 'relation', 'date', 'number', 'media', 'misc', 'meta'] as const) {

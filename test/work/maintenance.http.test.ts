@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATEGORIES, ERROR_REGISTRY } from '../../src/work/dispatch/error-registry.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
+import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
@@ -55,6 +56,24 @@ interface CounterRow {
   out_of_step: boolean;
 }
 
+/** Statements matching this fail inside a transaction (set by a test, then cleared). */
+let failInsideTransaction: RegExp | undefined;
+
+function failureInjector(db: SqlClient): SqlClient {
+  const tx = (inner: SqlQueryable): SqlQueryable => ({
+    query: (sql, params) =>
+      failInsideTransaction?.test(sql)
+        ? Promise.reject(new Error('injected failure'))
+        : inner.query(sql, params),
+  });
+  return {
+    engine: db.engine,
+    query: (sql, params) => db.query(sql, params),
+    transaction: (fn) => db.transaction((inner) => fn(tx(inner))),
+    close: () => db.close(),
+  };
+}
+
 const counterOf = (data: { datalist: CounterRow[] }, tipo: string) =>
   data.datalist.find((r) => r.section_tipo === tipo)!;
 
@@ -77,7 +96,11 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
     base = mkdtempSync(join(tmpdir(), 'workmaint-'));
     dataDir = join(base, 'data');
     // Behind a trusted local proxy, so a test can speak from its own client address.
-    work = await startTestWorkServer(engine, { WORK_DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1,::1' });
+    work = await startTestWorkServer(
+      engine,
+      { WORK_DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1,::1' },
+      { wrapDb: failureInjector },
+    );
     const db = work.server.db;
     // Profile 10: level 2 on the maintenance area; 11: level 1; the Cataloguer (2) has 0.
     await insertProfile(db, 10, [{ tipo: 'dd88', section_tipo: 'dd88', value: 2 }]);
@@ -211,6 +234,8 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
     const listed = expectOk(await root.post(value('sessions')));
     const anas = listed.sessions.filter((s: { username: string }) => s.username === 'ana');
     expect(anas).toHaveLength(2);
+    const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    for (const k of ['created_at', 'last_seen_at', 'expires_at']) expect(anas[0][k]).toMatch(ISO);
     expect(anas[0]).toMatchObject({
       user_id: 4,
       session_id: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -282,7 +307,14 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
     expectRefused(await login('ana password', '203.0.113.9'), 429, 'rate.limited');
     const locks = expectOk(await root.post(value('sessions'))).login_locks;
     expect(locks).toContainEqual(
-      expect.objectContaining({ scope: 'pair', username: 'ana', address: '203.0.113.9', failures: 5 }),
+      expect.objectContaining({
+        scope: 'pair',
+        username: 'ana',
+        address: '203.0.113.9',
+        failures: 5,
+        locked_until: new Date(work.clock.now().getTime() + 15_000).toISOString(),
+        retry_after_seconds: 15,
+      }),
     );
     expect(expectOk(await root.post(request('sessions', 'unlock_login', { username: 'Ana' })))).toMatchObject(
       { result: true, removed: expect.any(Number) },
@@ -332,6 +364,36 @@ describe.each(workEngineCases())('maintenance widgets over HTTP ($engine)', (eng
       interval_seconds: 600,
       last_run: { ran_at: report.ran_at, trigger: 'widget', purged: report.purged, failed: {} },
     });
+  });
+
+  it('keeps nothing of a change whose activity row fails to be written', async () => {
+    await work.server.db.query("INSERT INTO matrix (section_tipo, section_id) VALUES ('rsc170', 50)");
+    const before = counterOf(expectOk(await root.post(value('counters_status'))), 'rsc170');
+    expect(before).toMatchObject({ last_section_id: 50 });
+    const ana = await as('ana', 'ana password');
+    for (let i = 0; i < 5; i++) {
+      await work.post(
+        { dd_api: 'dd_utils_api', action: 'login', options: { username: 'zed', auth: 'guess' } },
+        { headers: { 'x-forwarded-for': '203.0.113.77' } },
+      );
+    }
+    const locksBefore = expectOk(await root.post(value('sessions'))).login_locks;
+    failInsideTransaction = /INSERT INTO matrix_activity/;
+    try {
+      for (const body of [
+        request('counters_status', 'modify_counter', { section_tipo: 'rsc170', counter_action: 'fix' }),
+        request('counters_status', 'modify_counter', { section_tipo: 'rsc170', counter_action: 'reset' }),
+        request('sessions', 'end_session', { user_id: 4 }),
+        request('sessions', 'unlock_login', { username: 'zed' }),
+      ]) {
+        expectRefused(await root.post(body), 500, 'internal.unexpected');
+      }
+    } finally {
+      failInsideTransaction = undefined;
+    }
+    expect(counterOf(expectOk(await root.post(value('counters_status'))), 'rsc170')).toEqual(before);
+    expect((await ana.post({ dd_api: 'dd_utils_api', action: 'get_system_info' })).status).toBe(200);
+    expect(expectOk(await root.post(value('sessions'))).login_locks).toEqual(locksBefore);
   });
 
   it('refuses each widget method to a caller without the access, and lets one with it through', async () => {

@@ -58,7 +58,7 @@ describe.each(workEngineCases())('work CLI ($engine)', (engine) => {
        WHERE string->'dd545'->0->>'value' = 'unlock_login'`,
     );
     expect(rows.map((r) => r.data)).toEqual([expect.objectContaining({ username: 'Root', via: 'cli' })]);
-  });
+  }, 120_000); // PGlite is opened three times (server, CLI, server again): ~5 s each, more under load
 
   it('answers usage for a wrong command line, touching nothing', async () => {
     for (const argv of [[], ['unlock-user'], ['unlock-user', 'a', '--adress', 'x'], ['drop-all']]) {

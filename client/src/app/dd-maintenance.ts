@@ -143,6 +143,9 @@ export class DdMaintenance extends LitElement {
     ) {
       return { state: 'absent', message: 'This server does not offer this widget yet.' };
     }
+    if (err instanceof ApiError && err.code === 'perm.global_admin_required') {
+      return { state: 'absent', message: 'Only a global administrator sees and changes this.' };
+    }
     return {
       state: 'error',
       message: err instanceof ApiError ? err.message : 'The widget could not be read.',

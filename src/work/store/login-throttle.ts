@@ -28,6 +28,10 @@ export interface ThrottleLockRow {
 
 const iso = (date: Date) => date.toISOString();
 
+/** PostgreSQL's text form of locked_until, as ISO 8601 for the wire. */
+const withIsoLock = (rows: ThrottleLockRow[]) =>
+  rows.map((r) => ({ ...r, locked_until: new Date(r.locked_until).toISOString() }));
+
 /**
  * Counts one failure for `key` and returns the failures now counted. A window that started more
  * than `windowMs` ago starts over at 1.
@@ -79,7 +83,7 @@ export async function activeLocks(
      FROM login_throttle WHERE locked_until > $1::timestamptz AND (${conditions.join(' OR ')})`,
     params,
   );
-  return rows;
+  return withIsoLock(rows);
 }
 
 /** Every lock in force at `now` (the sessions widget), longest first. */
@@ -91,7 +95,7 @@ export async function listActiveLocks(db: SqlQueryable, now: Date): Promise<Thro
      ORDER BY locked_until DESC, scope, username, address`,
     [iso(now)],
   );
-  return rows;
+  return withIsoLock(rows);
 }
 
 export async function deleteThrottleRow(db: SqlQueryable, key: ThrottleKey): Promise<number> {

@@ -113,7 +113,14 @@ export async function listLiveSessions(
      ORDER BY s.last_seen_at DESC, s.token_sha256`,
     [iso(now), iso(idleSince)],
   );
-  return rows;
+  // PostgreSQL's text form of a timestamptz, as ISO 8601 for the wire.
+  const wire = (text: string) => new Date(text).toISOString();
+  return rows.map((r) => ({
+    ...r,
+    created_at: wire(r.created_at),
+    last_seen_at: wire(r.last_seen_at),
+    expires_at: wire(r.expires_at),
+  }));
 }
 
 export async function countLiveSessions(db: SqlQueryable, now: Date, idleSince: Date): Promise<number> {

@@ -40,7 +40,7 @@ export const systemStatusWidget: MaintenanceWidget = {
         database_engine: config.database.engine,
         database_size_bytes: Number(size.rows[0]?.bytes ?? 0),
         schema_version: migrations.rows.at(-1)?.version ?? 0,
-        migrations: migrations.rows,
+        migrations: migrations.rows.map((m) => ({ ...m, applied_at: new Date(m.applied_at).toISOString() })),
         active_sessions: await countLiveSessions(db, now, idleSince(now)),
         uptime_seconds: uptime,
         started_at: new Date(Date.now() - uptime * 1000).toISOString(),
