@@ -13,6 +13,7 @@ import { readAction } from './core/read.js';
 import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
+import { diffuseAction } from './diffusion/diffuse.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -44,5 +45,8 @@ export function workActions(): ActionRegistry {
       attach_uploaded_file: attachUploadedFileAction,
     },
     dd_area_maintenance_api: {},
+    dd_diffusion_api: {
+      diffuse: diffuseAction,
+    },
   });
 }
