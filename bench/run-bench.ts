@@ -6,7 +6,8 @@
  *   npm run bench -- [--interviews 100000] [--seconds 10] [--connections 16] [--engines sqlite,mariadb]
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
  *
- * `--api work` runs the work API's benchmark instead (bench/run-work-bench.ts).
+ * `--api work` runs the work API's benchmark instead (bench/run-work-bench.ts); `--api publish`
+ * the publishing benchmark (bench/run-publish-bench.ts, `--targets sqlite,mariadb`).
  *
  * The archive is generated once and reused while its size matches. Everything runs on this
  * machine: server, load generator and ceiling loop share its cores, as they would on one VM.
@@ -29,6 +30,7 @@ import {
 } from '../src/publication/db/sql-builder.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import { type LoopResult, mariadbCeiling, type RequestPlan, sqliteCeiling } from './ceiling.js';
+import { runPublishBench } from './run-publish-bench.js';
 import { runWorkBench } from './run-work-bench.js';
 
 const { values: args } = parseArgs({
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     connections: { type: 'string', default: '16' },
     engines: { type: 'string' },
+    targets: { type: 'string', default: 'sqlite,mariadb' },
   },
 });
 const INTERVIEWS = Number(args.interviews);
@@ -307,9 +310,11 @@ const run =
           connections: CONNECTIONS,
           engines: String(args.engines ?? 'pglite,postgres').split(','),
         })
-    : args.api === 'publication'
-      ? main
-      : () => Promise.reject(new Error(`--api must be publication or work, got ${args.api}`));
+    : args.api === 'publish'
+      ? () => runPublishBench({ interviews: INTERVIEWS, targets: String(args.targets).split(',') })
+      : args.api === 'publication'
+        ? main
+        : () => Promise.reject(new Error(`--api must be publication, work or publish, got ${args.api}`));
 
 run().catch((err) => {
   console.error(err);
