@@ -9,6 +9,7 @@
  *                    [--seconds 10] [--warmup 3] [--connections 50] [--port 3190]
  *   npm run bench -- --soak 1000000 [--fixtures small] [--engines ...] [--samples 40]
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
+ *   npm run bench -- --api publish [--interviews 100000] [--targets sqlite,mariadb]
  *
  * Fixtures: `small` (500 interviews, two or three languages each: the database is not the
  * bottleneck) and `100k` (100,000 interviews, ~510k rows). Each is generated once with the demo
@@ -31,6 +32,7 @@ import mysql from 'mysql2/promise';
 import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
 import { backtickDialect, doubleQuoteDialect } from '../src/publication/db/sql-builder.js';
 import { type LoopResult, mariadbCeiling, sqliteCeiling } from './ceiling.js';
+import { runPublishBench } from './run-publish-bench.js';
 import { runWorkBench } from './run-work-bench.js';
 import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
 
@@ -49,6 +51,9 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '3190' },
     soak: { type: 'string', default: '0' },
     samples: { type: 'string', default: '40' },
+    // --api publish: the publishing benchmark's targets and archive size
+    targets: { type: 'string', default: 'sqlite,mariadb' },
+    interviews: { type: 'string', default: '100000' },
   },
 });
 const SECONDS = Number(args.seconds ?? '10');
@@ -388,11 +393,14 @@ const run =
           connections: Number(args.connections ?? '16'),
           engines: String(args.engines ?? 'pglite,postgres').split(','),
         })
-    : args.api === 'publication'
-      ? SOAK > 0
-        ? soak
-        : bench
-      : () => Promise.reject(new Error(`--api must be publication or work, got ${args.api}`));
+    : args.api === 'publish'
+      ? () =>
+          runPublishBench({ interviews: Number(args.interviews), targets: String(args.targets).split(',') })
+      : args.api === 'publication'
+        ? SOAK > 0
+          ? soak
+          : bench
+        : () => Promise.reject(new Error(`--api must be publication, work or publish, got ${args.api}`));
 
 run().catch((err) => {
   console.error(err);

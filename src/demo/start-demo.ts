@@ -4,37 +4,33 @@
  * - Work API on port 3000 (`WORK_PORT` changes it), an embedded PGlite database in
  *   `WORK_DATA_DIR` (default ./data/work), created and bootstrapped on first run. Root's password
  *   is `DEDALO_ROOT_PASSWORD`, or a generated one printed once, at that first run.
- * - Publication API on `PORT` (default 3100) over a demo archive, generated on first run into
- *   embedded SQLite files. Any variable of the publication configuration still applies.
+ * - Publication API on `PORT` (default 3100) over the demo archive, produced by publishing: on
+ *   the first run the work database is seeded with the generated demo archive (through the work
+ *   store) and published (a full rebuild) into the embedded SQLite file the API serves. Any
+ *   variable of the publication configuration still applies. Publishing again (the web client's
+ *   Publish buttons, `dd_diffusion_api.diffuse`) writes to the same file, and this process
+ *   refreshes the API's schema cache after each run.
  *
  * The work server is the same one `npm run start:work` runs (src/work/server.ts); only its port
  * and default log level are fixed here, because PORT, HOST and LOG_LEVEL belong to the
  * publication API in this combined process.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../common/config-error.js';
 import { loadEnvFile } from '../common/env-file.js';
 import { loadPublicationConfig } from '../publication/config.js';
 import { startPublicationServer } from '../publication/server.js';
+import { loadPublishConfig } from '../publish/publish-targets.js';
+import { createPublisher } from '../publish/publisher.js';
 import { loadWorkConfig } from '../work/config.js';
+import { loadOntology } from '../work/ontology/load-ontology.js';
 import { startWorkServer } from '../work/server.js';
-import { writeSqliteDemo } from './index.js';
+import { seedWorkDemo } from './work-seed.js';
 
 const DEMO_DB = 'demo_archive';
 const DEMO_INTERVIEWS = 300;
 const WORK_DEMO_PORT = '3000';
-
-async function ensurePublicationDemo(dir: string): Promise<void> {
-  const file = join(dir, `${DEMO_DB}.sqlite`);
-  if (existsSync(file)) return;
-  mkdirSync(dir, { recursive: true });
-  console.log(`Generating the demo archive (${DEMO_INTERVIEWS} interviews) in ${file} ...`);
-  await writeSqliteDemo(file, { interviews: DEMO_INTERVIEWS, seed: 1 }, (done, total) => {
-    process.stderr.write(`\r  ${Math.round((done / total) * 100)}%`);
-  });
-  process.stderr.write('\n');
-}
 
 async function main(): Promise<void> {
   loadEnvFile();
@@ -54,10 +50,37 @@ async function main(): Promise<void> {
     DB_NAMES: env.DB_NAMES ?? DEMO_DB,
   });
 
-  await ensurePublicationDemo(dir);
-  const work = await startWorkServer(workConfig);
-  let publication: Awaited<ReturnType<typeof startPublicationServer>>;
+  const file = join(dir, `${DEMO_DB}.sqlite`);
+  const publishConfig = loadPublishConfig({
+    ...env,
+    PUBLISH_TARGETS: env.PUBLISH_TARGETS ?? `demo=sqlite:${file}`,
+  });
+  let publication: Awaited<ReturnType<typeof startPublicationServer>> | undefined;
+  const work = await startWorkServer(workConfig, {
+    publish: { config: publishConfig, onPublished: () => publication?.refreshSchemas() },
+  });
   try {
+    const started = Date.now();
+    if (work.bootstrap.created) {
+      console.log(`Seeding the work database with the demo archive (${DEMO_INTERVIEWS} interviews) ...`);
+      await seedWorkDemo(work.db, loadOntology(), { interviews: DEMO_INTERVIEWS, seed: 1 });
+    }
+    if (work.bootstrap.created || !existsSync(file)) {
+      console.log(`Publishing it to ${file} ...`);
+      const publisher = createPublisher(publishConfig, loadOntology());
+      const summary = await publisher.publish(
+        work.db,
+        { rebuild: true },
+        {
+          onProgress: (p) =>
+            process.stderr.write(`\r  ${Math.round((p.done / Math.max(1, p.total)) * 100)}%`),
+        },
+      );
+      process.stderr.write('\n');
+      console.log(
+        `  ${summary.published} records, ${summary.rows} rows published in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
+    }
     publication = await startPublicationServer(publicationConfig);
   } catch (err) {
     await work.close().catch(() => {});
@@ -91,7 +114,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     setTimeout(() => process.exit(1), 30_000).unref();
-    Promise.allSettled([work.close(), publication.close()]).then((results) =>
+    Promise.allSettled([work.close(), publication?.close()]).then((results) =>
       process.exit(results.every((r) => r.status === 'fulfilled') ? 0 : 1),
     );
   };

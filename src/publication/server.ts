@@ -14,6 +14,12 @@ import { IndexationCache } from './services/thesaurus-terms.js';
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /**
+   * Drops the cached schemas and thesaurus indexes, so tables and columns a publish run just
+   * created are served at once (rows need nothing: every request reads the live database). The
+   * demo calls it after publishing; `npm run start:publication` calls it on SIGHUP.
+   */
+  refreshSchemas(): void;
   close(): Promise<void>;
 }
 
@@ -31,11 +37,12 @@ export async function startPublicationServer(
   const engine = new BudgetedDriver(breaker);
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver);
+  const indexations = new IndexationCache();
   const app = await buildPublicationApp({
     config: resolved,
     driver,
     schemas,
-    indexations: new IndexationCache(),
+    indexations,
     breaker,
   });
   app.addHook('onClose', async () => driver.close());
@@ -45,6 +52,10 @@ export async function startPublicationServer(
   return {
     app,
     url: `http://${host}:${port}${resolved.basePath}`,
+    refreshSchemas: () => {
+      schemas.clear();
+      indexations.clear();
+    },
     close: () => app.close(),
   };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
+import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
 import type { PermissionsEngine } from './auth/permissions.js';
 import {
@@ -40,6 +41,8 @@ export interface WorkAppDeps {
   clock: Clock;
   /** One engine per process: levels, admin status and project scope, cached per user. */
   permissions: PermissionsEngine;
+  /** Publishing (dd_diffusion_api.diffuse); absent: that action answers diffusion.not_configured. */
+  publisher?: Publisher;
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -159,6 +162,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           ontology: deps.ontology,
           deprecations,
           log: request.log,
+          publisher: deps.publisher,
         },
         headerValue(request.headers[CSRF_HEADER]),
         deps.permissions,

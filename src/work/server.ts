@@ -3,6 +3,8 @@
  * the ontology, build the app, listen. Used by main.ts and the tests alike.
  */
 import type { FastifyInstance } from 'fastify';
+import { loadPublishConfig, type PublishConfig } from '../publish/publish-targets.js';
+import { createPublisher } from '../publish/publisher.js';
 import { workActions } from './actions/registry.js';
 import { buildWorkApp } from './app.js';
 import { type Clock, systemClock } from './auth/clock.js';
@@ -34,6 +36,11 @@ export interface WorkServerOptions {
    * inside a transaction and check that nothing of it was kept.
    */
   wrapDb?: (db: SqlClient) => SqlClient;
+  /**
+   * Publishing for dd_diffusion_api.diffuse. Default: the targets of PUBLISH_TARGETS (and the map
+   * of PUBLICATION_MAP) in the process environment; `null`: no publishing.
+   */
+  publish?: { config: PublishConfig; onPublished?: Parameters<typeof createPublisher>[2] } | null;
 }
 
 export async function startWorkServer(
@@ -47,6 +54,10 @@ export async function startWorkServer(
   try {
     const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
     const permissions = new PermissionsEngine(db, ontology);
+    const publish =
+      options.publish === undefined ? { config: loadPublishConfig(process.env) } : options.publish;
+    // The map is checked here: a bad publication map stops the start, with its problems listed.
+    const publisher = publish ? createPublisher(publish.config, ontology, publish.onPublished) : undefined;
     app = await buildWorkApp({
       config,
       db,
@@ -54,6 +65,7 @@ export async function startWorkServer(
       actions: workActions(),
       permissions,
       clock: options.clock ?? systemClock,
+      publisher,
     });
     const clock = options.clock ?? systemClock;
     const stopSweep = startSweepTimer(

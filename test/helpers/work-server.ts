@@ -75,7 +75,7 @@ function storeCookies(jar: Map<string, string>, headers: Headers): void {
 export async function startTestWorkServer(
   engine: WorkEngineCase,
   env: Record<string, string> = {},
-  options: Pick<WorkServerOptions, 'wrapDb'> = {},
+  options: Pick<WorkServerOptions, 'wrapDb' | 'publish'> = {},
 ): Promise<WorkServerHandle> {
   const fresh: FreshDatabase = await engine.freshDatabase();
   const config = loadWorkConfig({

@@ -2,7 +2,7 @@
  * Publishing from a real work database (PGlite, and PostgreSQL when reachable) into real targets
  * (SQLite, and MariaDB when reachable), read back through the real publication API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -16,7 +16,7 @@ import {
 import { type PublishTarget, writerFor } from '../../src/publish/publish-targets.js';
 import { readWatermark } from '../../src/publish/publish-watermark.js';
 import { type PublishWriter, TargetUnavailable } from '../../src/publish/publish-writer.js';
-import { type PublishRequest, runPublish } from '../../src/publish/run-publish.js';
+import { type PublishDeps, type PublishRequest, runPublish } from '../../src/publish/run-publish.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { migrateSchema } from '../../src/work/store/migrate-schema.js';
 import type { SqlClient } from '../../src/work/store/sql-client.js';
@@ -24,6 +24,7 @@ import { MARIADB } from '../helpers/mariadb-availability.js';
 import { startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { NO, seedPublishArchive, TRANSCRIPTION_ENG, TRANSCRIPTION_SPA } from '../helpers/publish-fixture.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
+import { locator, text } from '../helpers/work-records.js';
 
 const ontology = loadOntology();
 const map = loadPublicationMap(ontology);
@@ -136,33 +137,34 @@ describe('publication map', () => {
 });
 
 describe.each(workEngineCases())('publishing from $engine', (engine) => {
-  let fresh: FreshDatabase;
-  let db: SqlClient;
-
-  beforeAll(async () => {
-    fresh = await engine.freshDatabase();
-    db = await fresh.open();
-    await migrateSchema(db);
-    await seedPublishArchive(db, ontology);
-  });
-  afterAll(async () => {
-    await fresh?.dispose();
-  });
-
-  const publish = (target: PublishTarget, request: PublishRequest, writer?: PublishWriter) =>
-    runPublish(
-      { db, ontology, map, targetName: target.name, writer: writer ?? writerFor(target), batchSize: 2 },
-      request,
-    );
-
   describe.each(targetCases)('into $name', (tc) => {
     const target = tc.target(`${engine.engine}_${tc.name}`);
+    let fresh: FreshDatabase;
+    let db: SqlClient;
     let api: TestServer;
     const get = (path: string) => api.get(`/${tc.db(target)}${path}`);
+    const publish = (request: PublishRequest, options: Partial<PublishDeps> = {}) =>
+      runPublish(
+        { db, ontology, map, targetName: target.name, writer: writerFor(target), batchSize: 2, ...options },
+        request,
+      );
+    /** Saves a component's items the way a save leaves the row: new items, new modified_at. */
+    const setComponent = (sectionTipo: string, id: number, tipo: string, items: unknown[]) => {
+      const column = ontology.dataColumnOf(tipo)!;
+      return db.query(
+        `UPDATE ${ontology.tableOf(sectionTipo)} SET ${column} = jsonb_set(${column}, $1::text[], $2::jsonb),
+           modified_at = now() WHERE section_tipo = $3 AND section_id = $4`,
+        [[tipo], JSON.stringify(items), sectionTipo, id],
+      );
+    };
 
     beforeAll(async () => {
+      fresh = await engine.freshDatabase();
+      db = await fresh.open();
+      await migrateSchema(db);
+      await seedPublishArchive(db, ontology);
       await tc.drop(target);
-      const summary = await publish(target, { rebuild: true });
+      const summary = await publish({ rebuild: true });
       expect(summary).toMatchObject({ mode: 'rebuild', failures: [], published: 8 });
       api = await startTestServer({
         engine: tc.name,
@@ -175,6 +177,7 @@ describe.each(workEngineCases())('publishing from $engine', (engine) => {
     });
     afterAll(async () => {
       await api?.close();
+      await fresh?.dispose();
       await tc.drop(target);
     });
 
@@ -260,6 +263,118 @@ describe.each(workEngineCases())('publishing from $engine', (engine) => {
       expect(
         res.json.data.map((r: { section_id: number; lang: string }) => `${r.section_id}/${r.lang}`),
       ).toEqual(['1/lg-eng']);
+    });
+
+    it('an incremental run publishes a saved title, visible at once in records and search', async () => {
+      await setComponent('oh1', 1, 'oh16', [
+        text('Título uno', 'lg-spa', 1),
+        text('Harvest stories', 'lg-eng', 2),
+      ]);
+      const summary = await publish({});
+      expect(summary.mode).toBe('incremental');
+      expect(summary.failures).toEqual([]);
+      expect(summary.published).toBeGreaterThanOrEqual(1);
+      const res = await get('/tables/interview/records/1?lang=lg-eng');
+      expect(res.json.data[0].title).toBe('Harvest stories');
+      const found = await get('/tables/interview/search?q=stories&column=title');
+      expect(
+        found.json.data.map((r: { section_id: number; lang: string }) => `${r.section_id}/${r.lang}`),
+      ).toEqual(['1/lg-eng']);
+      expect(await readWatermark(db, target.name)).toEqual(summary.watermark);
+    });
+
+    it('publishing one record that is no longer publishable removes its rows', async () => {
+      await setComponent('oh1', 2, 'oh32', NO('oh32'));
+      const summary = await publish({ sectionTipo: 'oh1', sectionId: 2 });
+      expect(summary).toMatchObject({ records: 1, published: 0, removed: 1, failures: [] });
+      expect((await get('/tables/interview/records/2')).status).toBe(404);
+      expect((await get('/tables/interview/records/1')).status).toBe(200);
+    });
+
+    it('a deleted record disappears at the next incremental run, and so do the links to it', async () => {
+      const snapshot = await db.query<{ relation: unknown }>(
+        "SELECT relation FROM matrix WHERE section_tipo = 'rsc197' AND section_id = 2",
+      );
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO matrix_time_machine (kind, section_tipo, section_id, data) VALUES ('snapshot', 'rsc197', 2, $1::jsonb)`,
+          [JSON.stringify({ relation: snapshot.rows[0]!.relation })],
+        );
+        await tx.query("DELETE FROM matrix WHERE section_tipo = 'rsc197' AND section_id = 2");
+      });
+      await setComponent('oh1', 1, 'oh24', [{ ...locator('oh24', 'rsc197', 1), id: 1 }]);
+      const summary = await publish({ since: 'last' });
+      expect(summary.failures).toEqual([]);
+      expect((await get('/tables/informant/records/2')).status).toBe(404);
+      const interview = await get('/tables/interview/records/1?lang=lg-spa');
+      expect(interview.json.data[0].informant).toEqual([1]);
+    });
+
+    it('a record that fails to map is reported, the others are published and the watermark stays', async () => {
+      const before = await readWatermark(db, target.name);
+      await setComponent('oh1', 1, 'oh14', [text('OH-1b')]);
+      await setComponent('rsc197', 1, 'rsc85', [text('Anna')]);
+      const summary = await publish(
+        {},
+        {
+          mapRecord: (mapper, table, row, inputs) => {
+            if (row.section_tipo === 'oh1' && row.section_id === 1)
+              throw new Error('injected mapping failure');
+            return mapper.mapRecord(table, map.tableDefs[map.tables.indexOf(table) + 1]!, row, inputs);
+          },
+        },
+      );
+      expect(summary.failures).toEqual([
+        { section_tipo: 'oh1', section_id: 1, message: 'oh1 1: injected mapping failure' },
+      ]);
+      expect(summary.watermark).toBeUndefined();
+      expect(await readWatermark(db, target.name)).toEqual(before);
+      expect((await get('/tables/informant/records/1')).json.data[0].name).toBe('Anna');
+      // The failed record keeps its previous rows.
+      expect((await get('/tables/interview/records/1?lang=lg-spa')).json.data[0].code).toBe('OH-1');
+    });
+
+    it('a target failing in the middle of a rebuild leaves the live database as it was', async () => {
+      const real = writerFor(target);
+      let batches = 0;
+      const failing: PublishWriter = {
+        dialect: real.dialect,
+        open: (defs, mode) => real.open(defs, mode),
+        writeBatch: async (records, removals) => {
+          batches++;
+          if (batches === 3) throw new TargetUnavailable(target.name, new Error('connection lost'));
+          return real.writeBatch(records, removals);
+        },
+        finish: () => real.finish(),
+        abort: () => real.abort(),
+        close: () => real.close(),
+      };
+      await expect(publish({ rebuild: true }, { writer: failing })).rejects.toThrow(
+        `publication target "${target.name}" is unavailable: connection lost`,
+      );
+      const res = await get('/tables/interview/records/1?lang=lg-spa');
+      expect(res.json.data[0]).toMatchObject({ code: 'OH-1', title: 'Título uno' });
+      expect((await get('/tables/interview/records/2')).status).toBe(404);
+      if (tc.name === 'sqlite') {
+        expect(readdirSync(tmp).filter((f) => f.includes('.rebuild-'))).toEqual([]);
+      }
+      // And a clean rebuild afterwards publishes the record that failed before.
+      const summary = await publish({ rebuild: true });
+      expect(summary.failures).toEqual([]);
+      expect((await get('/tables/interview/records/1?lang=lg-spa')).json.data[0].code).toBe('OH-1b');
+    });
+
+    it('an unreachable target stops the run with a message naming it', async () => {
+      writeFileSync(join(tmp, 'plain-file'), 'not a directory');
+      const down: PublishTarget =
+        tc.name === 'sqlite'
+          ? // A path under a plain file: no directory can be made there.
+            { name: 'down', dialect: 'sqlite', file: join(tmp, 'plain-file', 'down.sqlite') }
+          : { name: 'down', dialect: 'mariadb', url: 'mysql://root@127.0.0.1:1/down_db' };
+      await expect(
+        runPublish({ db, ontology, map, targetName: 'down', writer: writerFor(down) }, {}),
+      ).rejects.toThrow(/^publication target "down" is unavailable: /);
+      expect(await readWatermark(db, 'down')).toBeUndefined();
     });
   });
 });

@@ -19,6 +19,14 @@ export class SchemaCache {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Forgets every cached schema: the next request introspects again. Called after a publish run
+   * (a new table or column is then visible at once) through an internal signal, never a route.
+   */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get(db: string): Promise<DatabaseSchema> {
     const entry = this.entries.get(db) ?? { loadedAt: 0 };
     this.entries.set(db, entry);

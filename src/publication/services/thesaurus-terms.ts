@@ -163,6 +163,10 @@ export class IndexationCache {
     private readonly now: () => number = Date.now,
   ) {}
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get(ctx: PublicationContext, db: string): Promise<TableIndex[]> {
     const entry = this.entries.get(db);
     if (entry && this.now() - entry.loadedAt < this.ttlMs) return entry.value;

@@ -13,6 +13,7 @@ import { readAction } from './core/read.js';
 import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
+import { diffuseAction } from './diffusion/diffuse.js';
 import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
 import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
@@ -51,6 +52,9 @@ export function workActions(): ActionRegistry {
       lock_components_actions: lockComponentsActionsAction,
       get_widget_value: getWidgetValueAction,
       widget_request: widgetRequestAction,
+    },
+    dd_diffusion_api: {
+      diffuse: diffuseAction,
     },
   });
 }

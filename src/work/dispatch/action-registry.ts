@@ -5,6 +5,7 @@
  * enforces that, and then the CSRF header, before the handler runs.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Publisher } from '../../publish/publisher.js';
 import type { RequestPermissions } from '../auth/permissions.js';
 import type { Session } from '../auth/sessions.js';
 import type { WorkConfig } from '../config.js';
@@ -34,6 +35,8 @@ export interface ActionContext {
    * once per request). A refused check throws PermissionDenied; the dispatcher answers 403.
    */
   permissions: RequestPermissions;
+  /** Publishing to the publication targets (dd_diffusion_api); absent when not configured. */
+  publisher?: Publisher;
 }
 
 /** What the route hands the dispatcher: everything but the RQO and the request's permissions. */

@@ -283,6 +283,18 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The name is taken by a directory or a file of another kind in the staging area',
   },
+  'diffusion.not_configured': {
+    category: 'unavailable',
+    label_key: 'error_diffusion_not_configured',
+    retryable: false,
+    message: 'Publishing is not configured on this server',
+  },
+  'diffusion.target_unavailable': {
+    category: 'unavailable',
+    label_key: 'error_diffusion_target_unavailable',
+    retryable: true,
+    message: 'The publication target cannot be reached; nothing of the failed batch was kept',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

@@ -1,0 +1,172 @@
+/**
+ * End to end: a cataloguer's save in the work API reaches the public. The real work server (on
+ * PGlite, and PostgreSQL when reachable) publishes with dd_diffusion_api.diffuse into a real
+ * target (SQLite, and MariaDB when reachable) that the real publication API serves; the new title
+ * shows in its records and its search at once, without a restart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadPublishConfig } from '../../src/publish/publish-targets.js';
+import { loadOntology } from '../../src/work/ontology/load-ontology.js';
+import { MARIADB } from '../helpers/mariadb-availability.js';
+import { startTestServer, type TestServer } from '../helpers/publication-server.js';
+import { seedPublishArchive } from '../helpers/publish-fixture.js';
+import { workEngineCases } from '../helpers/work-engines.js';
+import {
+  startTestWorkServer,
+  TEST_ROOT_PASSWORD,
+  type WorkBrowser,
+  type WorkServerHandle,
+} from '../helpers/work-server.js';
+
+const ontology = loadOntology();
+const tmp = mkdtempSync(join(tmpdir(), 'diffuse-e2e-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface TargetCase {
+  name: 'sqlite' | 'mariadb';
+  url(db: string): string;
+  serverEnv(db: string): Record<string, string>;
+  drop(db: string): Promise<void>;
+}
+
+const targets: TargetCase[] = [
+  {
+    name: 'sqlite',
+    url: (db) => `sqlite:${join(tmp, `${db}.sqlite`)}`,
+    serverEnv: (db) => ({ DB_DRIVER: 'sqlite', DB_SQLITE_DIR: tmp, DB_NAMES: db }),
+    drop: async () => {},
+  },
+];
+if (inject('mariadbDb')) {
+  targets.push({
+    name: 'mariadb',
+    url: (db) => `mysql://${MARIADB.user}:${MARIADB.password}@${MARIADB.host}:${MARIADB.port}/${db}`,
+    serverEnv: (db) => ({
+      DB_DRIVER: 'mariadb',
+      DB_HOST: MARIADB.host,
+      DB_PORT: String(MARIADB.port),
+      DB_USER: MARIADB.user,
+      DB_PASSWORD: MARIADB.password,
+      DB_NAMES: db,
+    }),
+    drop: async (db) => {
+      const conn = await mysql.createConnection(MARIADB);
+      await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+      await conn.end();
+    },
+  });
+}
+
+const saveTitle = (sectionId: number, itemId: number, lang: string, value: string) => ({
+  action: 'save',
+  source: {
+    typo: 'source',
+    type: 'component',
+    model: 'component_input_text',
+    tipo: 'oh16',
+    section_tipo: 'oh1',
+    section_id: sectionId,
+    mode: 'edit',
+    lang,
+  },
+  data: {
+    typo: 'data',
+    tipo: 'oh16',
+    section_tipo: 'oh1',
+    section_id: sectionId,
+    lang,
+    changed_data: [{ action: 'update', id: itemId, value: { id: itemId, lang, value } }],
+  },
+});
+
+const diffuse = (options: Record<string, unknown>) => ({
+  dd_api: 'dd_diffusion_api',
+  action: 'diffuse',
+  options,
+});
+
+describe.each(workEngineCases())('diffuse from $engine', (engine) => {
+  describe.each(targets)('to $name', (tc) => {
+    const db = `diffuse_${engine.engine}_${tc.name}_${process.pid}`;
+    let work: WorkServerHandle;
+    let root: WorkBrowser;
+    let api: TestServer;
+
+    beforeAll(async () => {
+      await tc.drop(db);
+      work = await startTestWorkServer(
+        engine,
+        {},
+        {
+          publish: {
+            config: loadPublishConfig({ PUBLISH_TARGETS: `public=${tc.url(db)}` }),
+            onPublished: () => api?.server.refreshSchemas(),
+          },
+        },
+      );
+      await seedPublishArchive(work.server.db, ontology);
+      root = work.browser();
+      expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+      // A global admin publishes whole sections.
+      for (const section of ['rsc197', 'rsc167', 'rsc170', 'ts1', 'oh1']) {
+        const answer = await root.post(diffuse({ section_tipo: section }));
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      }
+      api = await startTestServer({
+        engine: tc.name,
+        db,
+        env: tc.serverEnv(db),
+        openDirect: async () => {
+          throw new Error('unused');
+        },
+      });
+    });
+    afterAll(async () => {
+      await api?.close();
+      await work?.stop();
+      await tc.drop(db);
+    });
+
+    it('a title saved in the work API is in the public records and search after publishing the record', async () => {
+      const before = await api.get(`/${db}/tables/interview/records/1?lang=lg-eng`);
+      expect(before.json.data[0].title).toBe('Title one');
+      const saved = await root.post(saveTitle(1, 2, 'lg-eng', 'Harvest stories of the valley'));
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      // Saved, not yet published: the public still sees the old title.
+      expect((await api.get(`/${db}/tables/interview/records/1?lang=lg-eng`)).json.data[0].title).toBe(
+        'Title one',
+      );
+
+      const published = await root.post(diffuse({ section_tipo: 'oh1', section_id: 1 }));
+      expect(published.status).toBe(200);
+      expect(published.body.data).toEqual({ published: 1, removed: 0, target: 'public' });
+
+      const after = await api.get(`/${db}/tables/interview/records/1?lang=lg-eng`);
+      expect(after.json.data[0].title).toBe('Harvest stories of the valley');
+      const found = await api.get(`/${db}/tables/interview/search?q=valley&column=title`);
+      expect(found.status).toBe(200);
+      expect(
+        found.json.data.map((r: { section_id: number; lang: string }) => `${r.section_id}/${r.lang}`),
+      ).toEqual(['1/lg-eng']);
+    });
+
+    it('refuses what it cannot publish with precise 4xx answers', async () => {
+      const unmapped = await root.post(diffuse({ section_tipo: 'dd128' }));
+      expect(unmapped.status).toBe(400);
+      expect(unmapped.body.error.code).toBe('validation.invalid_value');
+      expect(unmapped.body.error.message).toContain('dd128 is not in the publication map');
+      const missing = await root.post({ dd_api: 'dd_diffusion_api', action: 'diffuse' });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.code).toBe('rqo.invalid_field');
+      const absent = await root.post(diffuse({ section_tipo: 'oh1', section_id: 999 }));
+      expect(absent.status).toBe(404);
+      expect(absent.body.error.code).toBe('resource.not_found');
+      const anonymous = await work.browser().post(diffuse({ section_tipo: 'oh1', section_id: 1 }));
+      expect(anonymous.status).toBe(401);
+    });
+  });
+});
