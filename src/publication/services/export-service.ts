@@ -34,6 +34,8 @@ export interface ExportSource {
 export interface ExportWindow {
   offset: number;
   maxRows: number;
+  /** Rows per read; EXPORT_CHUNK_ROWS unless a test wants chunk edges to fall everywhere. */
+  chunkRows?: number;
 }
 
 export async function exportRecords(
@@ -47,16 +49,22 @@ export async function exportRecords(
   const columns = req.fields ?? table.columns.map((c) => c.name);
   const order = withStableOrder(req.sort, table);
   const byKey = order[0]?.column === 'section_id' ? order[0] : undefined;
+  // Reading by key needs the key of each row, even when `fields` left it out (the writers only
+  // write `columns`).
+  const fields =
+    byKey && req.fields && !req.fields.includes('section_id') ? [...req.fields, 'section_id'] : req.fields;
+  const chunkRows = window.chunkRows ?? EXPORT_CHUNK_ROWS;
 
   async function* rows(): AsyncGenerator<Row> {
     let sent = 0;
     let offset = window.offset;
     let keyFrom: { column: string; op: 'gte' | 'lte'; value: number } | undefined;
     while (sent < window.maxRows) {
-      const limit = Math.min(EXPORT_CHUNK_ROWS, window.maxRows - sent);
+      const limit = Math.min(chunkRows, window.maxRows - sent);
       const where: Condition[] = keyFrom ? [...req.where, keyFrom] : req.where;
       const page = await listRecords(chunkContext(), db, table.name, {
         ...req,
+        fields,
         where,
         limit,
         offset,
@@ -94,7 +102,7 @@ export async function exportSearch(
     let sent = 0;
     let offset = window.offset;
     while (sent < window.maxRows) {
-      const limit = Math.min(EXPORT_CHUNK_ROWS, window.maxRows - sent);
+      const limit = Math.min(window.chunkRows ?? EXPORT_CHUNK_ROWS, window.maxRows - sent);
       const page = await searchRecords(chunkContext(), db, table.name, {
         ...req,
         limit,
