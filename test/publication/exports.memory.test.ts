@@ -69,7 +69,7 @@ describe('export of the 100k-interview archive', () => {
       env: { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: dir, DB_NAMES: 'big' },
       openDirect: () => Promise.reject(new Error('not used')),
     });
-  }, 240_000);
+  }, 400_000);
   afterAll(async () => {
     await s?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ export type CellView =
   | { kind: 'text'; text: string; long?: boolean }
   | { kind: 'links'; links: { label: string; href: string }[]; long?: boolean }
   | { kind: 'json'; text: string; long?: boolean }
-  | { kind: 'html'; html: string; long?: boolean }
+  | { kind: 'html'; html: string; long?: boolean; wide?: boolean }
   | { kind: 'transcript'; paragraphs: TranscriptPiece[][]; long?: boolean };
 
 const LIST_TEXT_MAX = 90;

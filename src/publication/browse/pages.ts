@@ -221,7 +221,9 @@ export async function tablePage(
   };
   const rows = page?.body.data ?? [];
   const columns = table.columns.map((c) => c.name);
-  const shown = searching ? [...columns, 'fragments'] : columns;
+  // A search shows its fragments where the searched column would be.
+  const searched = searching ? apiQuery.get('column')?.[0] : undefined;
+  const shown = searching ? columns.map((name) => (name === searched ? 'fragments' : name)) : columns;
   const sortTerms = state.sort.split(',').filter(Boolean);
   const headers = shown.map((name) => {
     if (searching) return { name, ariaSort: 'none', arrow: '' };
@@ -248,7 +250,7 @@ export async function tablePage(
     const cells = shown.map((name, i) => {
       if (name === 'fragments') {
         const fragments = (row.fragments as { text: string }[] | undefined) ?? [];
-        return { kind: 'html' as const, html: fragments.map((f) => f.text).join('<br>'), long: true };
+        return { kind: 'html' as const, html: fragments.map((f) => f.text).join('<br>'), wide: true };
       }
       if (i === 0 && href) return { kind: 'text' as const, text: String(row[name]) };
       return listCell(row[name], name, cellContext);

@@ -41,8 +41,10 @@ table.rows th { background: #eef2f7; white-space: nowrap; position: sticky; top:
 table.rows th a { text-decoration: none; color: var(--ink); }
 table.rows th a:hover { text-decoration: underline; }
 table.rows tbody tr:hover { background: #f4f7fb; }
-td.long { min-width: 16rem; max-width: 28rem; }
+td.long { min-width: 14rem; max-width: 26rem; }
+.clamp { display: -webkit-box; -webkit-line-clamp: 3; line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
 table.rows td { max-width: 28rem; }
+div.wide { min-width: 22rem; }
 .null { color: var(--muted); }
 mark { background: var(--mark); color: inherit; padding: 0 .1em; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: .8rem 0; flex-wrap: wrap; }

@@ -96,12 +96,13 @@ const table = `<% layout('@layout') %>
 <tbody>
 <% if (it.rows.length === 0) { %><tr><td colspan="<%= it.headers.length %>" class="muted">No rows match.</td></tr><% } %>
 <% for (const r of it.rows) { %><tr>
-<% r.cells.forEach((c, i) => { %><td<%= c.long ? ' class="long"' : '' %>><% if (i === 0 && r.href) { %><a href="<%= r.href %>"><%= c.text %></a><% } else { %><%~ include('@cell', { cell: c }) %><% } %></td><% }) %>
+<% r.cells.forEach((c, i) => { %><td<%= c.long ? ' class="long"' : '' %>><% if (i === 0 && r.href) { %><a href="<%= r.href %>"><%= c.text %></a><% } else if (c.wide) { %><div class="wide"><%~ include('@cell', { cell: c }) %></div><% } else if (c.long) { %><div class="clamp"><%~ include('@cell', { cell: c }) %></div><% } else { %><%~ include('@cell', { cell: c }) %><% } %></td><% }) %>
 </tr><% } %>
 </tbody></table></div>
 </div>
 <aside class="panel facet" aria-label="Facets">
 <h2>Facets</h2>
+<% if (it.form.q) { %><p class="muted">Counts of the rows under the filters and language, before the search.</p><% } %>
 <% if (it.facets.length === 0) { %><p class="muted">This table has no indexed column to count.</p><% } %>
 <% for (const f of it.facets) { %><section><h3><%= f.column %></h3><ul>
 <% for (const v of f.values) { %><li><a href="<%= v.href %>"<%= v.active ? ' class="active" aria-current="true"' : '' %>><%= v.label %></a><span class="count"><%= v.count %></span></li><% } %>

@@ -77,14 +77,16 @@ function operation(route: RouteDoc) {
     [String(route.status ?? 200)]: {
       description: route.okDescription ?? 'OK',
       headers,
-      ...(route.response
-        ? {
-            content: {
-              'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } },
-              ...(route.exports ? EXPORT_CONTENT : {}),
-            },
-          }
-        : {}),
+      ...(route.html
+        ? { content: { 'text/html': { schema: { type: 'string' } } } }
+        : route.response
+          ? {
+              content: {
+                'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } },
+                ...(route.exports ? EXPORT_CONTENT : {}),
+              },
+            }
+          : {}),
     },
   };
   if (route.cacheable !== false)
@@ -153,6 +155,7 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
       { name: 'fragments' },
       { name: 'batch' },
       { name: 'operations' },
+      { name: 'browse', description: 'HTML pages a person can browse (an extension of the spec).' },
       ...(options.mcpPath === undefined ? [] : [{ name: 'mcp' }]),
     ],
     paths,

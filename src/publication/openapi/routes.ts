@@ -23,6 +23,8 @@ export interface RouteDoc {
   paged?: boolean;
   /** Also answers CSV and NDJSON exports (format=, Accept). */
   exports?: boolean;
+  /** An HTML page for people (the browse pages), not JSON. */
+  html?: boolean;
   contentLanguage?: boolean;
   database?: boolean;
   problems?: Record<string, string>;
@@ -300,6 +302,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Offline documentation: links to /docs/swagger and /docs/scalar',
     params: [],
   },
+  ...browseRouteDocs(),
   {
     method: 'GET',
     path: '/favicon.ico',
@@ -336,4 +339,70 @@ export function mcpRouteDoc(mcpPath: string): RouteDoc {
     database: true,
     problems: { '400': 'Malformed JSON or JSON-RPC message (the body is a JSON-RPC error object).' },
   };
+}
+
+/** The browse pages (routes/browse-routes.ts): HTML for people, extensions of the spec. */
+function browseRouteDocs(): RouteDoc[] {
+  const page = (
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    params: ParamSpec[],
+  ) => ({
+    method: 'GET' as const,
+    path,
+    operationId,
+    tag: 'browse',
+    summary,
+    description: `${description} Server-rendered HTML, readable without JavaScript, under a strict Content-Security-Policy; the API-key and rate-limit rules of the JSON routes apply; errors are HTML pages with the problem's status and detail. An extension of the spec.`,
+    params,
+    html: true,
+    database: true,
+  });
+  const browseQuery = (name: string, description: string) => q(name, description, { type: 'string' });
+  return [
+    page(
+      '/browse/',
+      'browseHome',
+      'Published databases (HTML)',
+      'Links to each database. The API root answers a browser (Accept preferring text/html) with this page too.',
+      [],
+    ),
+    page(
+      '/browse/{db}/',
+      'browseDatabase',
+      'Tables of a database with row counts (HTML)',
+      'Row counts are the engine estimates of /{db}/tables.',
+      [P.db],
+    ),
+    page(
+      '/browse/{db}/{table}',
+      'browseTable',
+      'Rows of a table: search, filters, sort, paging, facets, exports (HTML)',
+      'The records list (or, with q, the full-text search) as a table: a header click sorts, `op[column]`/`v[column]` form fields become `filter[column][op]=v` (operators offered per column type), a language switch, facets of the indexed columns as links, and CSV/NDJSON/JSON links of the same selection. Each row links to its record page.',
+      [
+        P.db,
+        P.table,
+        browseQuery('q', 'Full-text search (tables with a full-text column); the search syntax of /search.'),
+        browseQuery('column', 'The full-text column to search.'),
+        browseQuery('lang', 'Language variant.'),
+        browseQuery('sort', 'As on the records list.'),
+        q('limit', 'Rows per page.', { type: 'integer', enum: [20, 50, 100], default: 20 }),
+        q('offset', 'Rows to skip.', { type: 'integer', minimum: 0, default: 0 }),
+        browseQuery(
+          'op[column]',
+          'The filter operator of a column (eq, ne, gt, gte, lt, lte, like, in, not_in, is_null, is_not_null).',
+        ),
+        browseQuery('v[column]', 'The filter value of a column; empty: no filter.'),
+      ],
+    ),
+    page(
+      '/browse/{db}/{table}/{id}',
+      'browseRecord',
+      'One record with every language variant (HTML)',
+      'Every variant of the record; relation cells as links to the related records; transcriptions and full-text columns rendered with their timecodes, page markers and speakers (the tag grammar), with the words of `q` highlighted.',
+      [P.db, P.table, P.id, browseQuery('q', 'Words to highlight, in the search syntax.')],
+    ),
+  ];
 }

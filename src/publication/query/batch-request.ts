@@ -16,6 +16,7 @@ export const BATCH_FORBIDDEN_TARGETS = [
   '/openapi.yaml',
   '/openapi.json',
   '/batch',
+  '/browse',
 ];
 
 type Scalar = string | number | boolean;

@@ -1,0 +1,88 @@
+/**
+ * The browse pages over plain HTTP, on each engine: HTML with a strict Content-Security-Policy,
+ * the API index answering browsers with the browse home, errors as HTML pages (escaped, never a
+ * stack), and the JSON routes' API-key rule applying to the pages too. The pages' behaviour in a
+ * browser is in browse.browser.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
+
+describe.each(engineCases())('browse pages over HTTP on $engine', (c) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(c);
+  });
+  afterAll(async () => s.close());
+
+  it('serves HTML pages under /browse/ with a strict CSP and its own stylesheet', async () => {
+    const home = await s.get('/browse/');
+    expect(home.status).toBe(200);
+    expect(home.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(home.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(home.text).toContain(`href="/publication/server_api/v2/browse/${c.db}/"`);
+    expect(home.text).not.toMatch(/<script/i);
+    const css = await s.get('/browse/style.css');
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    const tables = await s.get(`/browse/${c.db}/`);
+    expect(tables.text).toContain(`/browse/${c.db}/interview`);
+    const page = await s.get(`/browse/${c.db}/interview?limit=50`);
+    const total = (await s.get(`/${c.db}/tables/interview/records?limit=0&count=true`)).json.pagination.total;
+    expect(page.text).toContain(`Rows 1–50 of ${total}`);
+    expect((page.text.match(/<tr>/g) ?? []).length).toBe(51);
+  });
+
+  it('answers a browser at the API root with the browse home, and JSON clients as before', async () => {
+    const html = await s.get('/', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.text).toContain('/browse/');
+    expect(html.headers.vary).toMatch(/Accept/);
+    const json = await s.get('/', { accept: 'application/json' });
+    expect(json.json.links.databases).toBe('/publication/server_api/v2/databases');
+    const none = await s.get('/');
+    expect(none.json.name).toBeDefined();
+    const docs = await s.get('/docs');
+    expect(docs.text).toContain('href="/publication/server_api/v2/browse/"');
+  });
+
+  it('shows errors as readable, escaped HTML pages with the right status', async () => {
+    const table = await s.get(`/browse/${c.db}/nope`);
+    expect(table.status).toBe(404);
+    expect(table.headers['content-type']).toMatch(/^text\/html/);
+    expect(table.text).toContain('table &quot;nope&quot; does not exist');
+    const record = await s.get(`/browse/${c.db}/interview/999999`);
+    expect(record.status).toBe(404);
+    expect(record.text).toContain('record 999999 does not exist');
+    const badId = await s.get(`/browse/${c.db}/interview/abc`);
+    expect(badId.status).toBe(400);
+    expect(badId.headers['content-type']).toMatch(/^text\/html/);
+    const hostile = await s.get('/browse/%3Cscript%3Ealert(1)%3C%2Fscript%3E/');
+    expect(hostile.status).toBe(404);
+    expect(hostile.text).not.toContain('<script>alert(1)');
+    expect(hostile.text).toContain('&lt;script&gt;');
+    const deep = await s.get('/browse/a/b/c/d/e');
+    expect(deep.status).toBe(404);
+    expect(deep.headers['content-type']).toMatch(/^text\/html/);
+    for (const res of [table, record, badId, hostile, deep]) expect(res.text).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('keeps the page and explains a bad filter instead of failing', async () => {
+    const res = await s.get(`/browse/${c.db}/interview?op%5Bsection_id%5D=gt&v%5Bsection_id%5D=abc`);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('role="alert"');
+    expect(res.text).toContain('expects a number');
+    expect(res.text).toContain('name="v[section_id]" value="abc"');
+  });
+
+  it('applies the API-key rule of the JSON routes', async () => {
+    const keyed = await startTestServer(c, { API_KEYS: 'k-browse-0123456789abcdef' });
+    try {
+      const refused = await keyed.get(`/browse/${c.db}/interview`);
+      expect(refused.status).toBe(401);
+      const ok = await keyed.get(`/browse/${c.db}/interview`, { 'x-api-key': 'k-browse-0123456789abcdef' });
+      expect(ok.status).toBe(200);
+      expect(ok.headers['cache-control']).toMatch(/^private/);
+    } finally {
+      await keyed.close();
+    }
+  });
+});
