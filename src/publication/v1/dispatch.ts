@@ -6,6 +6,14 @@
 
 import { fragmentFromIndexLocatorAction, freeSearchAction, reelTermsAction } from './actions/av.js';
 import {
+  fullInterviewAction,
+  fullReelAction,
+  imageDataAction,
+  indexationNodeAction,
+  reelFragmentsOfTypeAction,
+  videoViewDataAction,
+} from './actions/av-views.js';
+import {
   publicationSchemaAction,
   tablesInfoAction,
   tableThesaurusAction,
@@ -50,6 +58,12 @@ export const ACTIONS: Record<string, V1Action> = {
   fragment_from_index_locator: fragmentFromIndexLocatorAction,
   reel_terms: reelTermsAction,
   free_search: freeSearchAction,
+  reel_fragments_of_type: reelFragmentsOfTypeAction,
+  full_reel: fullReelAction,
+  full_interview: fullInterviewAction,
+  thesaurus_indexation_node: indexationNodeAction,
+  thesaurus_video_view_data: videoViewDataAction,
+  image_data: imageDataAction,
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 

@@ -34,14 +34,14 @@ export function subtitlesUrl(
   return url;
 }
 
-interface IndexLocator {
+export interface IndexLocator {
   section_id?: unknown;
   section_tipo?: unknown;
   tag_id?: unknown;
   component_tipo?: unknown;
 }
 
-function readLocator(value: unknown): IndexLocator | undefined {
+export function readLocator(value: unknown): IndexLocator | undefined {
   let v = value;
   if (typeof v === 'string') {
     try {
@@ -104,13 +104,13 @@ export async function fragmentFromIndexLocatorAction(call: V1Call): Promise<unkn
   return { result: fragment, msg: 'Request done successfully' };
 }
 
-/** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
-export async function reelTermsAction(call: V1Call): Promise<unknown> {
-  const raw = optString(call.options, 'av_section_id') ?? '';
-  if (!/^\d+(\s*,\s*\d+)*$/.test(raw.trim())) throw new V1Error(`Error. Illegal av_section_id: ${raw}`);
-  const ids = new Set(raw.split(',').map((s) => s.trim()));
-  const lang = optLang(call.options) ?? call.lang;
-  const out: { term_id: unknown; term: unknown; locators: unknown[] }[] = [];
+/** The terms indexing records `ids` (any table's locators with those section_ids), once each, by term. */
+export async function termsIndexing(
+  call: V1Call,
+  ids: ReadonlySet<string>,
+  lang: string,
+): Promise<{ term_id: unknown; term: unknown; locators: IndexLocator[] }[]> {
+  const out: { term_id: unknown; term: unknown; locators: IndexLocator[] }[] = [];
   const seen = new Set<unknown>();
   for (const name of await thesaurusTables(call)) {
     const info = await tableOf(call, name);
@@ -141,8 +141,15 @@ export async function reelTermsAction(call: V1Call): Promise<unknown> {
       out.push({ term_id: row.term_id, term: row.term, locators });
     }
   }
-  out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
-  return { result: out };
+  return out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
+}
+
+/** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
+export async function reelTermsAction(call: V1Call): Promise<unknown> {
+  const raw = optString(call.options, 'av_section_id') ?? '';
+  if (!/^\d+(\s*,\s*\d+)*$/.test(raw.trim())) throw new V1Error(`Error. Illegal av_section_id: ${raw}`);
+  const ids = new Set(raw.split(',').map((s) => s.trim()));
+  return { result: await termsIndexing(call, ids, optLang(call.options) ?? call.lang) };
 }
 
 /** `free_search`: full-text search in the transcriptions, a page of records with fragments. */
