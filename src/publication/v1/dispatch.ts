@@ -21,6 +21,7 @@ import {
 } from './actions/catalog.js';
 import { combiAction } from './actions/combi.js';
 import { recordsAction } from './actions/records.js';
+import { bibliographyRowsAction, globalSearchAction, textFragmentAction } from './actions/texts.js';
 import {
   autocompleteAction,
   childrenAction,
@@ -64,6 +65,11 @@ export const ACTIONS: Record<string, V1Action> = {
   thesaurus_indexation_node: indexationNodeAction,
   thesaurus_video_view_data: videoViewDataAction,
   image_data: imageDataAction,
+  text_fragment: textFragmentAction,
+  bibliography_rows: bibliographyRowsAction,
+  global_search: globalSearchAction,
+  global_search_json: notSupported('global_search_json (the mdcat JSON search)'),
+  global_search_mdcat: notSupported('global_search_mdcat (the mdcat JSON search)'),
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 
