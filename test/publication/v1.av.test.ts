@@ -237,6 +237,39 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
     expect((await v1('image_data', { section_id: '99999' })).json.result).toBe(false);
   });
 
+  it('masks every passage of the restricted term in fragments, full text and subtitles', async () => {
+    const other = await startTestServer(c, { V1_API_CODE: CODE, V1_TERM_ID_RESTRICTED: indexed.term_id });
+    try {
+      const o = new URL(other.base).origin;
+      const call = (action: string, params: Record<string, string>) =>
+        rawRequest(`${o}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`);
+      const id = String(indexed.locator.section_id);
+      const open = await v1('fragment_from_index_locator', {
+        index_locator: JSON.stringify(indexed.locator),
+        lang: 'lg-eng',
+      });
+      const secret = open.json.result.fragm as string;
+      expect(secret.length).toBeGreaterThan(5);
+      const masked = await call('fragment_from_index_locator', {
+        index_locator: JSON.stringify(indexed.locator),
+        lang: 'lg-eng',
+      });
+      expect(masked.json.result.fragm).toBe('***');
+      expect(masked.json.result.tcin_secs).toBe(open.json.result.tcin_secs);
+      const reel = await call('full_reel', { av_section_id: id, lang: 'lg-eng' });
+      expect(reel.json.result.fragments[0].fragm).not.toContain(secret);
+      expect(reel.json.result.fragments[0].fragm).toContain('***');
+      expect(reel.json.result.ar_restricted_fragments.map((f: { tag_id: string }) => f.tag_id)).toContain(
+        String(indexed.locator.tag_id),
+      );
+      const vtt = await rawRequest(`${o}${V1}/subtitles/?section_id=${id}&lang=lg-eng`);
+      expect(vtt.text.replace(/\s+/g, ' ')).not.toContain(secret.slice(0, 40));
+      expect(vtt.text).toContain('***');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('replays a typical website: home roots, term page with indexations, video with subtitles, paged search', async () => {
     // Home page: the thesaurus roots in the site language.
     const home = await v1('thesaurus_root_list', { lang: 'lg-eng' });

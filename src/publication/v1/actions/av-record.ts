@@ -18,6 +18,7 @@ import { escapeHtml } from '../../text/highlight.js';
 import { indexPassage } from '../../text/passages.js';
 import { plainSlice } from '../../text/plain-text.js';
 import { buildTimeline, type Timeline, timecodesOfSpan } from '../../text/timecodes.js';
+import { maskText, restrictedTags } from '../restricted.js';
 import { tableOf, type V1Call } from '../v1-call.js';
 import { subtitlesUrl } from './av.js';
 
@@ -32,9 +33,16 @@ export interface AvRecord {
   video: string | null;
   image: string | null;
   timeline: Timeline;
+  /** Fragments of the restricted passages (spec 3.0), null when no restricted term is set. */
+  restricted: Record<string, unknown>[] | null;
 }
 
-export async function loadAvRecord(call: V1Call, id: number, lang: string): Promise<AvRecord | undefined> {
+export async function loadAvRecord(
+  call: V1Call,
+  id: number,
+  lang: string,
+  restrictedMap?: Map<string, number[]>,
+): Promise<AvRecord | undefined> {
   const table = await tableOf(call, call.ctx.config.av.table);
   const column = requireTranscriptionColumn(call.ctx, table);
   const where = [{ column: 'section_id', op: 'eq' as const, value: id }];
@@ -48,9 +56,13 @@ export async function loadAvRecord(call: V1Call, id: number, lang: string): Prom
   });
   if (!row) return undefined;
   const asset = await findMediaAsset(call.ctx, call.db, row, id);
-  const text = analyseText(typeof row[column] === 'string' ? (row[column] as string) : '');
+  const stored = typeof row[column] === 'string' ? (row[column] as string) : '';
+  const tags = call.v1.termIdRestricted
+    ? ((restrictedMap ?? (await restrictedTags(call, lang))).get(String(id)) ?? [])
+    : [];
+  const text = analyseText(maskText(stored, tags).text);
   const base = call.ctx.config.mediaBaseUrl;
-  return {
+  const record: AvRecord = {
     id,
     lang,
     table,
@@ -61,7 +73,21 @@ export async function loadAvRecord(call: V1Call, id: number, lang: string): Prom
     video: mediaUrl(asset?.video, base),
     image: mediaUrl(asset?.image, base),
     timeline: buildTimeline(text.tags, text.plain, durationOf(asset, row)),
+    restricted: call.v1.termIdRestricted ? [] : null,
   };
+  if (tags.length > 0) {
+    const original = analyseText(stored);
+    const unmasked = {
+      ...record,
+      text: original,
+      timeline: buildTimeline(original.tags, original.plain, durationOf(asset, row)),
+    };
+    record.restricted = tags
+      .map((t) => fragmentOf(call, unmasked, t))
+      .filter((f): f is Record<string, unknown> => f !== null);
+    for (const f of record.restricted) delete f.fragm;
+  }
+  return record;
 }
 
 /** The index tag ids of a transcription, in text order. */

@@ -2,7 +2,7 @@
  * The v1 player and reel views (spec 3.7, 3.14, 3.15, 3.19, 3.20, 3.24): fragments of a type,
  * the whole reel, the indexation nodes of a term and the video view of one of them, and the
  * image record. Each reads the record once (av-record.ts) and computes fragments from it.
- * Restricted masking (TERM_ID_RESTRICTED) is not applied yet: `ar_restricted_fragments` is null.
+ * Restricted passages (V1_TERM_ID_RESTRICTED) are masked in every text (restricted.ts).
  */
 import type { Row } from '../../db/types.js';
 import { thesaurusMap } from '../thesaurus-tables.js';
@@ -85,7 +85,8 @@ export async function reelFragmentsOfTypeAction(call: V1Call): Promise<unknown> 
     result,
     msg: 'Ok. Request done. web_data::get_reel_fragments_of_type',
   };
-  if (optBool(call.options, 'return_restricted', false)) answer.ar_restricted_fragments = [];
+  if (optBool(call.options, 'return_restricted', false))
+    answer.ar_restricted_fragments = record.restricted ?? [];
   return answer;
 }
 
@@ -103,7 +104,7 @@ async function fullNode(call: V1Call, record: AvRecord): Promise<Record<string, 
     ...(await interviewFields(call, record)),
   };
   node.image_url = record.image;
-  node.ar_restricted_fragments = null;
+  node.ar_restricted_fragments = record.restricted;
   node.fragments = [
     {
       video_url: record.video,
@@ -254,7 +255,7 @@ export async function videoViewDataAction(call: V1Call): Promise<unknown> {
     term_id: termId,
     term: term ?? null,
     fragments: [fragment],
-    ar_restricted_fragments: null,
+    ar_restricted_fragments: record.restricted,
   };
   if (optBool(call.options, 'raw_text', false)) answer.raw_text = record.text.stored;
   if (optBool(call.options, 'raw_text_unrestricted', false))
