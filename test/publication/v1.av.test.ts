@@ -175,6 +175,101 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
     );
   });
 
+  it('lists the index fragments of a recording, text only when asked, filtered by tag', async () => {
+    const id = String(indexed.locator.section_id);
+    const all = await v1('reel_fragments_of_type', { av_section_id: id, lang: 'lg-eng' });
+    const tags = all.json.result.map((f: { tag_id: string }) => f.tag_id);
+    expect(tags).toContain(String(indexed.locator.tag_id));
+    expect(all.json.result[0]).not.toHaveProperty('fragm');
+    const one = await v1('reel_fragments_of_type', {
+      av_section_id: id,
+      lang: 'lg-eng',
+      return_text: 'true',
+      filter_by_tag_id: String(indexed.locator.tag_id),
+    });
+    expect(one.json.result).toHaveLength(1);
+    const direct1 = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify(indexed.locator),
+      lang: 'lg-eng',
+    });
+    expect(one.json.result[0].fragm).toBe(direct1.json.result.fragm);
+    expect(one.json.result[0].video_url).toBe(direct1.json.result.video_url);
+  });
+
+  it('answers the whole reel with its terms, and full_interview per id', async () => {
+    const id = String(indexed.locator.section_id);
+    const res = await v1('full_reel', { av_section_id: id, lang: 'lg-eng', terms: 'true' });
+    const node = res.json.result;
+    expect(res.json.msg).toBe('Ok. Request full_reel done successfully');
+    expect(node).toMatchObject({ result: true, key: Number(id), interview_section_id: Number(id) });
+    expect(node.fragments[0].fragm.length).toBeGreaterThan(100);
+    expect(node.fragments[0].fragm).not.toMatch(/\[TC_|\[index-/);
+    expect(node.terms[indexed.term_id]).toBe(indexed.term);
+    expect(Array.isArray(node.informant)).toBe(true);
+    const interview = await v1('full_interview', { section_id: id, lang: 'lg-eng' });
+    expect(interview.json.result).toHaveLength(1);
+    expect(interview.json.result[0].terms).toBe(false);
+  });
+
+  it('answers indexation nodes and the video view of one of them', async () => {
+    const nodes = await v1('thesaurus_indexation_node', { term_id: indexed.term_id, lang: 'lg-eng' });
+    expect(nodes.json.msg).toBe('OK. Request thesaurus_indexation_node done');
+    const node = nodes.json.result[0];
+    expect(node).toMatchObject({ term_id: indexed.term_id, image_type: 'posterframe', lang: 'lg-eng' });
+    expect(node.group_locators.length).toBeGreaterThan(0);
+    const term = await v1('thesaurus_term', { ar_term_id: indexed.term_id, lang: 'lg-eng' });
+    const view = await v1('thesaurus_video_view_data', {
+      term_id: indexed.term_id,
+      ar_locators: term.json.result[0].indexation,
+      ar_locators_key: '0',
+      lang: 'lg-eng',
+    });
+    expect(view.json).toMatchObject({ result: true, term: indexed.term, key: 0, lang: 'lg-eng' });
+    expect(view.json.fragments[0].video_url).toMatch(/\?vbegin=\d+&vend=\d+$/);
+    expect(view.json.ar_key.length).toBe(view.json.total);
+    const failed = await v1('thesaurus_video_view_data', { ar_locators: '[]', lang: 'lg-eng' });
+    expect(failed.json).toEqual({ lang: 'lg-eng', add_subtitles: false });
+  });
+
+  it('answers image_data with the image row', async () => {
+    const res = await v1('image_data', { section_id: '1' });
+    expect(res.json.result).toMatchObject({ section_id: 1, table: 'image', notes_data: [] });
+    expect((await v1('image_data', { section_id: '99999' })).json.result).toBe(false);
+  });
+
+  it('masks every passage of the restricted term in fragments, full text and subtitles', async () => {
+    const other = await startTestServer(c, { V1_API_CODE: CODE, V1_TERM_ID_RESTRICTED: indexed.term_id });
+    try {
+      const o = new URL(other.base).origin;
+      const call = (action: string, params: Record<string, string>) =>
+        rawRequest(`${o}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`);
+      const id = String(indexed.locator.section_id);
+      const open = await v1('fragment_from_index_locator', {
+        index_locator: JSON.stringify(indexed.locator),
+        lang: 'lg-eng',
+      });
+      const secret = open.json.result.fragm as string;
+      expect(secret.length).toBeGreaterThan(5);
+      const masked = await call('fragment_from_index_locator', {
+        index_locator: JSON.stringify(indexed.locator),
+        lang: 'lg-eng',
+      });
+      expect(masked.json.result.fragm).toBe('***');
+      expect(masked.json.result.tcin_secs).toBe(open.json.result.tcin_secs);
+      const reel = await call('full_reel', { av_section_id: id, lang: 'lg-eng' });
+      expect(reel.json.result.fragments[0].fragm).not.toContain(secret);
+      expect(reel.json.result.fragments[0].fragm).toContain('***');
+      expect(reel.json.result.ar_restricted_fragments.map((f: { tag_id: string }) => f.tag_id)).toContain(
+        String(indexed.locator.tag_id),
+      );
+      const vtt = await rawRequest(`${o}${V1}/subtitles/?section_id=${id}&lang=lg-eng`);
+      expect(vtt.text.replace(/\s+/g, ' ')).not.toContain(secret.slice(0, 40));
+      expect(vtt.text).toContain('***');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('replays a typical website: home roots, term page with indexations, video with subtitles, paged search', async () => {
     // Home page: the thesaurus roots in the site language.
     const home = await v1('thesaurus_root_list', { lang: 'lg-eng' });

@@ -317,6 +317,57 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(res.json.msg).toMatch(/not allowed/);
     });
 
+    it('maps a term column to ts_term objects with resolve_geolocation', async () => {
+      const res = await v1('records', {
+        table: 'ts_themes',
+        ar_fields: 'section_id,term_id',
+        section_id: '4',
+        lang: 'lg-spa',
+        map: JSON.stringify([
+          { table: 'ts_themes', field: 'term_id', function: 'resolve_geolocation', output_field: 'geo' },
+        ]),
+      });
+      expect(res.json.result[0].geo.map((t: { term_id: string }) => t.term_id)).toEqual(['ts1_4']);
+      expect(res.json.result[0].geo[0]).toHaveProperty('ar_childrens');
+    });
+
+    it('adds the rows a column points at with add_parents_or_children', async () => {
+      const res = await v1('records', {
+        table: 'ts_themes',
+        ar_fields: 'section_id,children',
+        section_id: '1',
+        lang: 'lg-spa',
+        process_result: JSON.stringify({
+          fn: 'process_result::add_parents_or_children',
+          columns_name: ['children'],
+        }),
+      });
+      const [row] = await direct.query<{ children: string }>(
+        `SELECT children FROM ${direct.q('ts_themes')} WHERE section_id = 1 AND lang = 'lg-spa'`,
+      );
+      const kids = (JSON.parse(row!.children) as { section_id: string }[]).map((l) => Number(l.section_id));
+      expect(res.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([1, ...kids]);
+    });
+
+    it('replaces a locator column by its fragments with resolve_indexation_fragments', async () => {
+      const [row] = await direct.query<{ section_id: number }>(
+        `SELECT section_id FROM ${direct.q('ts_onomastic')} WHERE indexation LIKE '[{%' ORDER BY section_id LIMIT 1`,
+      );
+      const res = await v1('records', {
+        table: 'ts_onomastic',
+        ar_fields: 'section_id,indexation',
+        section_id: String(row!.section_id),
+        lang: 'lg-spa',
+        process_result: JSON.stringify({ fn: 'resolve_indexation_fragments', column: 'indexation' }),
+      });
+      const fragments = res.json.result[0].indexation;
+      expect(fragments.length).toBeGreaterThan(0);
+      for (const f of fragments) {
+        expect(f.fragm.length).toBeGreaterThan(0);
+        expect(f).toHaveProperty('index_locator');
+      }
+    });
+
     it('returns numbers as strings when V1_NUMBERS_AS_STRINGS is set (spec 5.31)', async () => {
       const other = await startTestServer(c, { V1_API_CODE: CODE, V1_NUMBERS_AS_STRINGS: 'true' });
       try {

@@ -92,9 +92,62 @@ function renderCall(d: Dialect, fn: ExprFunction, args: string[], distinct: bool
   }
 }
 
-/** Renders `expr` for dialect `d`; `table` is the FROM table (full-text joins need its rowid). */
-export function renderExpr(d: Dialect, expr: Expr, params: SqlValue[]): string {
-  const r = (e: Expr) => renderExpr(d, e, params);
+/**
+ * SQLite full-text matches joined once in FROM (sql-builder.ts), by matchKey: the alias of the
+ * derived table holding each matching rowid and its rank.
+ */
+export type MatchJoins = ReadonlyMap<string, string>;
+
+export function matchKey(m: Extract<Expr, { kind: 'match' }>): string {
+  return `${m.table}\u0000${m.column}\u0000${toFts5Match(m.search)}`;
+}
+
+/** Every full-text match in `exprs`, in rendering order. */
+export function matchesIn(exprs: readonly (Expr | undefined)[]): Extract<Expr, { kind: 'match' }>[] {
+  const out: Extract<Expr, { kind: 'match' }>[] = [];
+  const walk = (e: Expr | undefined): void => {
+    if (!e) return;
+    switch (e.kind) {
+      case 'match':
+        out.push(e);
+        return;
+      case 'compare':
+        walk(e.left);
+        walk(e.right);
+        return;
+      case 'and':
+      case 'or':
+        e.items.forEach(walk);
+        return;
+      case 'not':
+        walk(e.expr);
+        return;
+      case 'in':
+        walk(e.expr);
+        e.list.forEach(walk);
+        return;
+      case 'is_null':
+        walk(e.expr);
+        return;
+      case 'between':
+        walk(e.expr);
+        walk(e.low);
+        walk(e.high);
+        return;
+      case 'call':
+        e.args.forEach(walk);
+        return;
+      default:
+        return;
+    }
+  };
+  exprs.forEach(walk);
+  return out;
+}
+
+/** Renders `expr` for dialect `d`; `joins` names the SQLite full-text matches joined in FROM. */
+export function renderExpr(d: Dialect, expr: Expr, params: SqlValue[], joins?: MatchJoins): string {
+  const r = (e: Expr) => renderExpr(d, e, params, joins);
   switch (expr.kind) {
     case 'column':
     case 'alias':
@@ -129,15 +182,18 @@ export function renderExpr(d: Dialect, expr: Expr, params: SqlValue[]): string {
     }
     case 'call':
       return renderCall(d, expr.fn, expr.args.map(r), expr.distinct === true);
-    case 'match':
-      return renderMatch(d, expr, params);
+    case 'match': {
+      const alias = d.engine === 'sqlite' ? joins?.get(matchKey(expr)) : undefined;
+      return alias ? `${d.quote(alias)}.${d.quote('pub_rank')}` : renderMatch(d, expr, params);
+    }
   }
 }
 
 /**
  * MariaDB: MATCH ... AGAINST in boolean mode, a relevance number (0 when nothing matches, so
- * it also works as a condition). SQLite: the FTS5 table's -bm25 for this row, NULL (false)
- * when the row does not match.
+ * it also works as a condition). SQLite, when not joined in FROM: the FTS5 table's -bm25 for
+ * this row, NULL (false) when the row does not match (one full-text lookup per row: slow, only
+ * for expressions outside a select statement's reach).
  */
 function renderMatch(d: Dialect, m: Extract<Expr, { kind: 'match' }>, params: SqlValue[]): string {
   if (d.engine === 'sqlite') {

@@ -4,7 +4,10 @@
  * SQLite needs to be interruptible, and in full-text syntax (see the *-search-sql.ts files).
  * Identifiers reaching here were validated against the live schema; quoting is a second wall.
  */
-import { renderExpr } from './expr.js';
+
+import { toFts5Match } from '../text/search-query.js';
+import { type Expr, type MatchJoins, matchesIn, matchKey, renderExpr } from './expr.js';
+import { ftsTableOf } from './search-sql.js';
 import type { Condition, CountQuery, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
 
 export interface Dialect {
@@ -97,33 +100,77 @@ export function renderPaging(
   return ' LIMIT ? OFFSET ?';
 }
 
+/**
+ * SQLite: each distinct full-text match of the statement becomes one derived table joined on
+ * rowid (the FTS5 index is queried once, not once per row), INNER when the filter requires the
+ * match (the filter is that match or an AND of it), LEFT otherwise. MariaDB needs none.
+ */
+function matchJoins(
+  d: Dialect,
+  q: SelectQuery | CountQuery,
+  params: SqlValue[],
+): { from: string; joins?: MatchJoins } {
+  const table = d.quote(q.table);
+  if (d.engine !== 'sqlite') return { from: table };
+  const select =
+    'select' in q ? [...(q.select ?? []).map((i) => i.expr), ...(q.order ?? []).map((o) => o.expr)] : [];
+  const matches = matchesIn([...select, q.filter, ...(q.groupBy ?? [])]);
+  if (matches.length === 0) return { from: table };
+  const required = new Set(
+    (q.filter?.kind === 'and' ? q.filter.items : q.filter ? [q.filter] : [])
+      .filter((e): e is Extract<Expr, { kind: 'match' }> => e.kind === 'match')
+      .map(matchKey),
+  );
+  const joins = new Map<string, string>();
+  let from = table;
+  for (const m of matches) {
+    const key = matchKey(m);
+    if (joins.has(key)) continue;
+    const alias = `pub_fts${joins.size + 1}`;
+    joins.set(key, alias);
+    const fts = d.quote(ftsTableOf(m.table, m.column));
+    const a = d.quote(alias);
+    params.push(toFts5Match(m.search));
+    from += ` ${required.has(key) ? '' : 'LEFT '}JOIN (SELECT rowid AS ${d.quote('pub_rowid')}, -bm25(${fts}) AS ${d.quote('pub_rank')} FROM ${fts} WHERE ${fts} MATCH ?) ${a} ON ${a}.${d.quote('pub_rowid')} = ${table}.rowid`;
+  }
+  return { from, joins };
+}
+
 /** The select list: validated columns, or (v1) computed items with their aliases. */
-function renderColumns(d: Dialect, q: SelectQuery, params: SqlValue[]): string {
+function renderColumns(d: Dialect, q: SelectQuery, params: SqlValue[], joins?: MatchJoins): string {
   const items = q.select
     ? q.select.map((item) => {
-        const sql = renderExpr(d, item.expr, params);
+        const sql = renderExpr(d, item.expr, params, joins);
         return item.as === undefined ? sql : `${sql} AS ${d.quote(item.as)}`;
       })
-    : q.columns.map((c) => d.quote(c));
+    : q.columns.map((c) => (joins ? `${d.quote(q.table)}.${d.quote(c)}` : d.quote(c)));
   return `${q.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`;
 }
 
 /** WHERE plus (v1) the expression filter and GROUP BY. */
-function renderFilterAndGroup(d: Dialect, q: CountQuery, params: SqlValue[]): string {
-  const leading = q.filter ? [renderExpr(d, q.filter, params)] : [];
+function renderFilterAndGroup(d: Dialect, q: CountQuery, params: SqlValue[], joins?: MatchJoins): string {
+  const leading = q.filter ? [renderExpr(d, q.filter, params, joins)] : [];
   let sql = renderWhere(d, q.where, params, { leading });
   if (q.groupBy && q.groupBy.length > 0) {
-    sql += ` GROUP BY ${q.groupBy.map((g) => renderExpr(d, g, params)).join(', ')}`;
+    sql += ` GROUP BY ${q.groupBy.map((g) => renderExpr(d, g, params, joins)).join(', ')}`;
   }
   return sql;
 }
 
 export function buildSelect(d: Dialect, q: SelectQuery): SqlStatement {
   const params: SqlValue[] = [];
-  let sql = `SELECT ${renderColumns(d, q, params)} FROM ${d.quote(q.table)}`;
-  sql += renderFilterAndGroup(d, q, params);
+  // Text order: the select list's parameters, then the joins', then WHERE's.
+  const selectParams: SqlValue[] = [];
+  const joinParams: SqlValue[] = [];
+  const { from, joins } = matchJoins(d, q, joinParams);
+  const columns = renderColumns(d, q, selectParams, joins);
+  params.push(...selectParams, ...joinParams);
+  let sql = `SELECT ${columns} FROM ${from}`;
+  sql += renderFilterAndGroup(d, q, params, joins);
   const order = renderOrderBy(d, q.orderBy);
-  const exprOrder = (q.order ?? []).map((o) => `${renderExpr(d, o.expr, params)}${o.desc ? ' DESC' : ''}`);
+  const exprOrder = (q.order ?? []).map(
+    (o) => `${renderExpr(d, o.expr, params, joins)}${o.desc ? ' DESC' : ''}`,
+  );
   if (order !== '' || exprOrder.length > 0) {
     sql += ` ORDER BY ${[...(order === '' ? [] : [order.slice(' ORDER BY '.length)]), ...exprOrder].join(', ')}`;
   }
@@ -133,15 +180,13 @@ export function buildSelect(d: Dialect, q: SelectQuery): SqlStatement {
 
 export function buildCount(d: Dialect, q: CountQuery): SqlStatement {
   const params: SqlValue[] = [];
-  const rest = renderFilterAndGroup(d, q, params);
+  const { from, joins } = matchJoins(d, q, params);
+  const rest = renderFilterAndGroup(d, q, params, joins);
   if (q.groupBy && q.groupBy.length > 0) {
     // One count per group, as the rows the select returns.
-    return {
-      sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x FROM ${d.quote(q.table)}${rest}) ${d.quote('g')}`,
-      params,
-    };
+    return { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x FROM ${from}${rest}) ${d.quote('g')}`, params };
   }
-  return { sql: `SELECT COUNT(*) AS n FROM ${d.quote(q.table)}${rest}`, params };
+  return { sql: `SELECT COUNT(*) AS n FROM ${from}${rest}`, params };
 }
 
 /** Values of one column and their counts; ties in count are ordered by value so pages are stable. */

@@ -6,6 +6,14 @@
 
 import { fragmentFromIndexLocatorAction, freeSearchAction, reelTermsAction } from './actions/av.js';
 import {
+  fullInterviewAction,
+  fullReelAction,
+  imageDataAction,
+  indexationNodeAction,
+  reelFragmentsOfTypeAction,
+  videoViewDataAction,
+} from './actions/av-views.js';
+import {
   publicationSchemaAction,
   tablesInfoAction,
   tableThesaurusAction,
@@ -13,6 +21,7 @@ import {
 } from './actions/catalog.js';
 import { combiAction } from './actions/combi.js';
 import { recordsAction } from './actions/records.js';
+import { bibliographyRowsAction, globalSearchAction, textFragmentAction } from './actions/texts.js';
 import {
   autocompleteAction,
   childrenAction,
@@ -50,6 +59,17 @@ export const ACTIONS: Record<string, V1Action> = {
   fragment_from_index_locator: fragmentFromIndexLocatorAction,
   reel_terms: reelTermsAction,
   free_search: freeSearchAction,
+  reel_fragments_of_type: reelFragmentsOfTypeAction,
+  full_reel: fullReelAction,
+  full_interview: fullInterviewAction,
+  thesaurus_indexation_node: indexationNodeAction,
+  thesaurus_video_view_data: videoViewDataAction,
+  image_data: imageDataAction,
+  text_fragment: textFragmentAction,
+  bibliography_rows: bibliographyRowsAction,
+  global_search: globalSearchAction,
+  global_search_json: notSupported('global_search_json (the mdcat JSON search)'),
+  global_search_mdcat: notSupported('global_search_mdcat (the mdcat JSON search)'),
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContext } from '../http/request-context.js';
 import { durationOf, findMediaAsset } from '../services/av-media.js';
 import { requireTranscriptionColumn } from '../services/av-service.js';
+import { maskText, restrictedTags } from './restricted.js';
 import { buildWebVtt } from './subtitles.js';
 import type { V1Config } from './v1-config.js';
 
@@ -61,7 +62,12 @@ export function subtitlesRoutes(v1: V1Config, send: Send, checkCode: Check, choo
         });
         if (!row) return send(reply, `Error on build_subtitles. Record not found: ${id}`, VTT);
         const asset = await findMediaAsset(ctx, db, row, id);
-        const text = typeof row[column] === 'string' ? (row[column] as string) : '';
+        const call = { ctx, v1, db, lang, options: {}, log: request.log };
+        const restricted = (await restrictedTags(call, lang)).get(String(id)) ?? [];
+        const text = maskText(
+          typeof row[column] === 'string' ? (row[column] as string) : '',
+          restricted,
+        ).text;
         const vtt = buildWebVtt(text, {
           duration: durationOf(asset, row),
           tcIn: intOf(q.get('tc_in')),

@@ -7,18 +7,17 @@
  */
 
 import type { Expr } from '../../db/expr.js';
-import { ProblemError } from '../../problems.js';
-import { findMediaAsset, mediaUrl, withTimeWindow } from '../../services/av-media.js';
+import { findMediaAsset, mediaUrl } from '../../services/av-media.js';
 import { requireTranscriptionColumn } from '../../services/av-service.js';
-import { indexationFragment } from '../../services/indexation-service.js';
-import { readSectionTables } from '../../services/section-tables.js';
 import { findFragments } from '../../text/fragments.js';
 import { highlightTermsOf, parseSearchQuery } from '../../text/search-query.js';
+import { maskText, restrictedTags } from '../restricted.js';
 import { parseCondition } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
 import { shapeRow } from '../v1-rows.js';
+import { fragmentOf, loadAvRecord } from './av-record.js';
 
 /** The subtitles URL of a record and window (spec 4); empty or zero bounds are left out. */
 export function subtitlesUrl(
@@ -34,14 +33,14 @@ export function subtitlesUrl(
   return url;
 }
 
-interface IndexLocator {
+export interface IndexLocator {
   section_id?: unknown;
   section_tipo?: unknown;
   tag_id?: unknown;
   component_tipo?: unknown;
 }
 
-function readLocator(value: unknown): IndexLocator | undefined {
+export function readLocator(value: unknown): IndexLocator | undefined {
   let v = value;
   if (typeof v === 'string') {
     try {
@@ -54,11 +53,6 @@ function readLocator(value: unknown): IndexLocator | undefined {
   return v !== null && typeof v === 'object' ? (v as IndexLocator) : undefined;
 }
 
-/** A window's video URL: `vbegin` floored and `vend` ceiled, as index fragments always had. */
-function windowUrl(video: string | null, tcIn: number, tcOut: number): string | null {
-  return video === null ? null : withTimeWindow(video, Math.floor(tcIn), Math.ceil(tcOut));
-}
-
 export async function fragmentFromIndexLocatorAction(call: V1Call): Promise<unknown> {
   const locator = readLocator(call.options.index_locator);
   const lang = optLang(call.options) ?? call.lang;
@@ -67,50 +61,34 @@ export async function fragmentFromIndexLocatorAction(call: V1Call): Promise<unkn
   if (!locator || !Number.isInteger(id) || id <= 0 || !Number.isInteger(tagId) || tagId < 0) {
     throw new V1Error('Error. index_locator needs section_id and tag_id');
   }
-  const tipos = await readSectionTables(call.ctx, call.db);
-  const tipo =
-    typeof locator.section_tipo === 'string' && tipos.has(locator.section_tipo)
-      ? locator.section_tipo
-      : undefined;
-  let answer: Awaited<ReturnType<typeof indexationFragment>>;
-  try {
-    answer = await indexationFragment(call.ctx, call.db, { sectionId: id, sectionTipo: tipo, tagId, lang });
-  } catch (err) {
-    if (err instanceof ProblemError && err.status === 404) {
-      return { result: null, msg: `Error. Empty audiovisual records. Not found section_id: ${id})` };
-    }
-    throw err;
-  }
-  if (answer.passage !== 'index') return { result: null, msg: 'Request done successfully' };
-  const { locator: window, media, transcription, terms } = answer.data;
-  // The bare video URL: v2's own window taken off, v1's floored/ceiled one put on.
-  const video = media.video_url?.replace(/[?&]vbegin=[^&#]*&vend=[^&#]*/, '') ?? null;
-  const fragment: Record<string, unknown> = {
-    fragm: transcription,
-    video_url: windowUrl(video, window.tc_in, window.tc_out),
-    posterframe_url: media.image_url,
-    // No per-tag posterframes are published: the record's own one stands in.
-    posterframe_tag_url: media.image_url,
-    subtitles_url: subtitlesUrl(call, id, answer.lang ?? lang, window.tc_in, window.tc_out),
-    tcin_secs: window.tc_in,
-    tcout_secs: window.tc_out,
-  };
+  const record = await loadAvRecord(call, id, lang);
+  if (!record) return { result: null, msg: `Error. Empty audiovisual records. Not found section_id: ${id})` };
+  const fragment = fragmentOf(call, record, tagId);
+  if (!fragment) return { result: null, msg: 'Request done successfully' };
+  delete fragment.tag_id;
   if (optBool(call.options, 'fragment_terms', false)) {
     const map = await thesaurusMap(call);
-    fragment.terms = terms.map((t) => ({ table: map[t.term_id.split('_')[0] ?? ''] ?? null, ...t }));
-    fragment.fragment_terms_inside = Object.fromEntries(terms.map((t) => [t.term_id, t.term]));
+    const terms = (await termsIndexing(call, new Set([String(id)]), lang)).filter((t) =>
+      t.locators.some((l) => String(l.tag_id) === String(tagId)),
+    );
+    fragment.terms = terms.map((t) => ({
+      table: map[String(t.term_id).split('_')[0] ?? ''] ?? null,
+      term_id: t.term_id,
+      term: t.term,
+    }));
+    fragment.fragment_terms_inside = Object.fromEntries(terms.map((t) => [String(t.term_id), t.term]));
   }
   fragment.index_locator = call.options.index_locator;
   return { result: fragment, msg: 'Request done successfully' };
 }
 
-/** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
-export async function reelTermsAction(call: V1Call): Promise<unknown> {
-  const raw = optString(call.options, 'av_section_id') ?? '';
-  if (!/^\d+(\s*,\s*\d+)*$/.test(raw.trim())) throw new V1Error(`Error. Illegal av_section_id: ${raw}`);
-  const ids = new Set(raw.split(',').map((s) => s.trim()));
-  const lang = optLang(call.options) ?? call.lang;
-  const out: { term_id: unknown; term: unknown; locators: unknown[] }[] = [];
+/** The terms indexing records `ids` (any table's locators with those section_ids), once each, by term. */
+export async function termsIndexing(
+  call: V1Call,
+  ids: ReadonlySet<string>,
+  lang: string,
+): Promise<{ term_id: unknown; term: unknown; locators: IndexLocator[] }[]> {
+  const out: { term_id: unknown; term: unknown; locators: IndexLocator[] }[] = [];
   const seen = new Set<unknown>();
   for (const name of await thesaurusTables(call)) {
     const info = await tableOf(call, name);
@@ -141,8 +119,15 @@ export async function reelTermsAction(call: V1Call): Promise<unknown> {
       out.push({ term_id: row.term_id, term: row.term, locators });
     }
   }
-  out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
-  return { result: out };
+  return out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
+}
+
+/** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
+export async function reelTermsAction(call: V1Call): Promise<unknown> {
+  const raw = optString(call.options, 'av_section_id') ?? '';
+  if (!/^\d+(\s*,\s*\d+)*$/.test(raw.trim())) throw new V1Error(`Error. Illegal av_section_id: ${raw}`);
+  const ids = new Set(raw.split(',').map((s) => s.trim()));
+  return { result: await termsIndexing(call, ids, optLang(call.options) ?? call.lang) };
 }
 
 /** `free_search`: full-text search in the transcriptions, a page of records with fragments. */
@@ -196,11 +181,13 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     count ? ctx.driver.count(db, base) : Promise.resolve(false as const),
   ]);
   const terms = highlightTermsOf(search);
+  const restricted = await restrictedTags(call, lang);
   const result = [];
   for (const row of rows) {
     const id = Number(row.section_id);
     const asset = await findMediaAsset(ctx, db, row, id);
-    const stored = typeof row[column] === 'string' ? (row[column] as string) : '';
+    const raw = typeof row[column] === 'string' ? (row[column] as string) : '';
+    const stored = maskText(raw, restricted.get(String(id)) ?? []).text;
     const found = findFragments(stored, terms, { maxCharacters: 400, maxOccurrences: appearances });
     const picked = matchSelect > 0 ? found.filter((_, i) => i === matchSelect - 1) : found;
     const node: Record<string, unknown> = {
@@ -221,7 +208,7 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
       node[k === 'section_id' ? 'interview_section_id' : k] = v;
     }
     node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
-    node.ar_restricted_fragments = null;
+    node.ar_restricted_fragments = call.v1.termIdRestricted ? [] : null;
     node.fragments = picked.map((f) => ({
       word: terms[f.term]?.words.join(' ') ?? '',
       match: f.position,

@@ -11,7 +11,7 @@ import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } fr
 import { V1Error } from '../v1-errors.js';
 import { shapeRow, type V1Row } from '../v1-rows.js';
 import { resolveRows } from './portals.js';
-import { applyProcessResult } from './process-result.js';
+import { applyMap, applyProcessResult } from './process-result.js';
 
 /** One table's query, and the label its rows carry in `table`. */
 interface TableQuery {
@@ -172,7 +172,9 @@ export async function recordsAction(call: V1Call): Promise<unknown> {
   const started = performance.now();
   const { rows, total } = await queryRecords(call);
   const resolved = await resolveRows(call, rows);
-  const result = await applyProcessResult(call, resolved);
+  const tables = optList(call.options, 'table') ?? [];
+  await applyMap(call, resolved, tables);
+  const result = await applyProcessResult(call, resolved, tables[0] ?? '');
   const debug: Record<string, unknown> = {
     total_time: Number(((performance.now() - started) / 1000).toFixed(4)),
   };

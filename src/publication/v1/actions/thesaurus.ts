@@ -120,7 +120,7 @@ async function tableForTerm(call: V1Call, termId: string): Promise<TableInfo | u
   return (await call.ctx.schemas.get(call.db)).tables.get(name);
 }
 
-async function termRow(
+export async function termRow(
   call: V1Call,
   termId: string,
   lang: string,

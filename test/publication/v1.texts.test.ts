@@ -1,0 +1,102 @@
+/**
+ * v1 text actions on each engine: text_fragment (excerpts with page numbers), bibliography_rows
+ * and global_search (refused clearly when the database has no global_search table).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DirectDb,
+  engineCases,
+  type HttpResult,
+  rawRequest,
+  startTestServer,
+  type TestServer,
+} from '../helpers/publication-server.js';
+
+const CODE = 'v1-texts';
+
+describe.each(engineCases())('v1 text actions on $engine', (c) => {
+  let s: TestServer;
+  let direct: DirectDb;
+  const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
+    rawRequest(
+      `${new URL(s.base).origin}/publication/server_api/v1/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`,
+    );
+
+  beforeAll(async () => {
+    s = await startTestServer(c, { V1_API_CODE: CODE });
+    direct = await c.openDirect();
+  });
+  afterAll(async () => {
+    await s.close();
+    await direct.close();
+  });
+
+  it('cuts marked fragments around the words, with the page they are on', async () => {
+    const [row] = await direct.query<{ section_id: number; text: string }>(
+      `SELECT section_id, ${direct.q('text')} FROM ${direct.q('publications')} WHERE lang = 'lg-spa' ORDER BY section_id LIMIT 1`,
+    );
+    const word = /\[page-n-2\][^[]*?<p>\s*([\p{L}]{5,})/u.exec(row!.text)?.[1] ?? 'cosecha';
+    const res = await v1('text_fragment', {
+      section_id: String(row!.section_id),
+      q: word,
+      column: 'text',
+      table: 'publications',
+      lang: 'lg-spa',
+      max_chars: '80',
+      max_occurrences: '3',
+    });
+    expect(res.json.msg).toBe('Request done successfully');
+    const [hit] = res.json.result;
+    expect(hit.section_id).toBe(row!.section_id);
+    expect(hit.search).toBe(word);
+    expect(hit.fragments.length).toBeGreaterThan(0);
+    expect(hit.fragments.length).toBeLessThanOrEqual(3);
+    for (const f of hit.fragments) {
+      expect(f.fragm.toLowerCase()).toContain(`<mark>${word.toLowerCase()}</mark>`);
+      expect(f.fragm).toMatch(/^\.\. .* \.\.$/);
+      expect(f.page_number).toBeGreaterThanOrEqual(1);
+    }
+    const none = await v1('text_fragment', {
+      section_id: String(row!.section_id),
+      q: 'zzzzqqq',
+      column: 'text',
+      table: 'publications',
+    });
+    expect(none.json.result).toEqual([]);
+    expect((await v1('text_fragment', { section_id: '1', q: '' })).json).toEqual({
+      result: false,
+      msg: 'Empty q',
+    });
+    expect((await v1('text_fragment', { section_id: '1', q: 'a', table: 'nope' })).json).toEqual({
+      result: false,
+      msg: 'Invalid table',
+    });
+    expect((await v1('text_fragment', { section_id: 'x', q: 'a' })).json).toEqual({
+      result: false,
+      msg: 'Invalid section_id',
+    });
+  });
+
+  it('lists bibliography rows in the request language, all of them with the default limit 0 (spec 5.13, fixed)', async () => {
+    const res = await v1('bibliography_rows', {
+      ar_fields: 'section_id,title',
+      lang: 'lg-spa',
+      count: 'true',
+    });
+    const ref = await direct.query<{ section_id: number }>(
+      `SELECT section_id FROM ${direct.q('publications')} WHERE lang = 'lg-spa' ORDER BY section_id`,
+    );
+    expect(res.json.result.map((r: { section_id: number }) => r.section_id)).toEqual(
+      ref.map((r) => r.section_id),
+    );
+    expect(res.json.total).toBe(ref.length);
+    expect(ref.length).toBeGreaterThan(0);
+  });
+
+  it('answers global_search without a global_search table with a clear failure, and search_json as not supported', async () => {
+    const res = await v1('global_search', { q: 'war' });
+    expect(res.json.result).toBe(false);
+    expect(res.json.msg).toMatch(/^Error\. Request global_search failed\. .*global_search/);
+    expect((await v1('global_search_json', { json_search: '{}' })).json.msg).toMatch(/not supported/);
+  });
+});
