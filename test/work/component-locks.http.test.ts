@@ -222,6 +222,44 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
     expect(refused.body.error.details.holder.username).toBe('bob');
   });
 
+  it('the maintenance sweep removes a lapsed lock of a session that is still alive', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    expectOk(await ana.post(lock('focus', id)));
+    work.clock.advance(LOCK_TTL_MS + 1);
+    expectOk(await ana.post({ dd_api: 'dd_utils_api', action: 'get_system_info' })); // still logged in
+    expect((await liveRows()).some((r) => r.section_id === id)).toBe(true);
+    const root = await login('root');
+    const swept = await root.post({
+      dd_api: 'dd_area_maintenance_api',
+      action: 'widget_request',
+      source: { model: 'sweep', action: 'run' },
+      options: {},
+    });
+    expectOk(swept);
+    expect(swept.body.data.purged.expired_component_locks).toBeGreaterThanOrEqual(1);
+    expect((await liveRows()).some((r) => r.section_id === id)).toBe(false);
+  });
+
+  it('an administrator ending a user’s sessions from the sessions widget releases their locks', async () => {
+    const id = await newInterview();
+    const ana = await login('ana');
+    expectOk(await ana.post(lock('focus', id)));
+    const anaId = (await liveRows()).find((r) => r.section_id === id)!.user_id;
+    const root = await login('root');
+    expectOk(
+      await root.post({
+        dd_api: 'dd_area_maintenance_api',
+        action: 'widget_request',
+        source: { model: 'sessions', action: 'end_session' },
+        options: { user_id: anaId },
+      }),
+    );
+    expect((await liveRows()).some((r) => r.section_id === id)).toBe(false);
+    const bob = await login('bob');
+    expectOk(await bob.post(lock('focus', id)));
+  });
+
   it('a save by another user on a locked component is refused and writes nothing', async () => {
     const id = await newInterview();
     const ana = await login('ana');

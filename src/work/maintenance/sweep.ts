@@ -32,12 +32,12 @@ const longestThrottleWindowMs = Math.max(
 );
 
 /**
- * The steps, in order. Locks go before sessions: a dead session's locks go with it anyway
- * (ON DELETE CASCADE), but an expired lock of a live session is only removed here.
+ * The steps, in order. A dead session's component locks go with its row (ON DELETE CASCADE); an
+ * expired lock of a live session is removed by its own step.
  */
 export const SWEEP_STEPS: readonly PurgeStep[] = [
-  { name: 'expired_locks', run: ({ db, now }) => purgeExpiredLocks(db, now) },
   { name: 'expired_sessions', run: ({ db, now }) => purgeDeadSessions(db, now, idleSince(now)) },
+  { name: 'expired_component_locks', run: ({ db, now }) => purgeExpiredLocks(db, now) },
   { name: 'abandoned_upload_chunks', run: ({ dataDir, now }) => purgeAbandonedUploads(dataDir, now) },
   {
     name: 'stale_login_throttle_rows',

@@ -69,8 +69,8 @@ async function endSession(ctx: ActionContext, options: Fields) {
     if (rows.length === 0 && 'tokenSha256' in target) {
       throw new WorkError('resource.not_found', 'No live session has this session_id');
     }
-    // Ending a session releases its user's component locks, in this transaction: the locks
-    // module's release call goes here when the locks branch is merged (see the report of i10b).
+    // The ended sessions' component locks go with their rows, in this transaction
+    // (component_locks.session_sha256 references sessions ON DELETE CASCADE).
     await logActivity(tx, {
       userId: ctx.session!.userId,
       what: 'end_session',
