@@ -131,6 +131,17 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
     expect(node.fragments[0].list_fragment).toMatch(/<mark>boat<\/mark>/i);
     expect(node.fragments[0].list_fragment).toMatch(/^\.\. .* \.\.$/);
     expect(node).not.toHaveProperty('transcription');
+    const video = await v1('free_search', {
+      q: 'boat',
+      lang: 'lg-eng',
+      rows_per_page: '1',
+      video_fragment: 'true',
+    });
+    const vf = video.json.result[0].fragments[0];
+    expect(vf.tcout_secs).toBeGreaterThanOrEqual(vf.tcin_secs);
+    expect(vf.video_url).toMatch(/\?vbegin=[\d.]+&vend=[\d.]+$/);
+    expect(vf.fragm).toMatch(/<mark>boat<\/mark>/i);
+    expect(vf.subtitles_url).toContain('/subtitles/?section_id=');
     const empty = await v1('free_search', { q: '' });
     expect(empty.json.result).toBe(false);
   });
