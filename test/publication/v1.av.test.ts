@@ -131,6 +131,35 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
     expect(node.fragments[0].list_fragment).toMatch(/<mark>boat<\/mark>/i);
     expect(node.fragments[0].list_fragment).toMatch(/^\.\. .* \.\.$/);
     expect(node).not.toHaveProperty('transcription');
+    const video = await v1('free_search', {
+      q: 'boat',
+      lang: 'lg-eng',
+      rows_per_page: '1',
+      video_fragment: 'true',
+    });
+    const vf = video.json.result[0].fragments[0];
+    expect(vf.tcout_secs).toBeGreaterThanOrEqual(vf.tcin_secs);
+    expect(vf.video_url).toMatch(/\?vbegin=[\d.]+&vend=[\d.]+$/);
+    expect(vf.fragm).toMatch(/<mark>boat<\/mark>/i);
+    expect(vf.subtitles_url).toContain('/subtitles/?section_id=');
+    // fragment_terms: each excerpt names the terms whose indexed passage spans the match.
+    const inside = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify(indexed.locator),
+      lang: 'lg-eng',
+    });
+    const word = (inside.json.result.fragm as string).match(/[A-Za-z]{5,}/)![0];
+    const withTerms = await v1('free_search', {
+      q: `+${word}`,
+      lang: 'lg-eng',
+      rows_per_page: '100',
+      appearances_limit: '50',
+      fragment_terms: 'true',
+    });
+    const node2 = withTerms.json.result.find(
+      (n: { av_section_id: number }) => String(n.av_section_id) === String(indexed.locator.section_id),
+    );
+    const named = node2.fragments.flatMap((f: { terms: Record<string, string> }) => Object.keys(f.terms));
+    expect(named).toContain(indexed.term_id);
     const empty = await v1('free_search', { q: '' });
     expect(empty.json.result).toBe(false);
   });

@@ -76,4 +76,16 @@ describe.each(engineCases())('v1 limits on $engine', (c) => {
     const again = await rawRequest(url(failing, 'records', { table: 'interview', limit: '1' }));
     expect(again.json.result).toHaveLength(1);
   });
+
+  it('authenticates v1 with its code only: API_KEYS guard v2, not v1', async () => {
+    const keyed = await startTestServer(c, { V1_API_CODE: CODE, API_KEYS: 'k1' });
+    try {
+      const v1 = await rawRequest(url(keyed, 'records', { table: 'interview', limit: '1' }));
+      expect(v1.json.result).toHaveLength(1);
+      const v2 = await rawRequest(`${keyed.base}/${c.db}/tables/interview/records?limit=1`);
+      expect(v2.status).toBe(401);
+    } finally {
+      await keyed.close();
+    }
+  });
 });

@@ -7,10 +7,12 @@
  */
 
 import type { Expr } from '../../db/expr.js';
-import { findMediaAsset, mediaUrl } from '../../services/av-media.js';
+import { durationOf, findMediaAsset, mediaUrl, withTimeWindow } from '../../services/av-media.js';
 import { requireTranscriptionColumn } from '../../services/av-service.js';
-import { findFragments } from '../../text/fragments.js';
+import { analyseText, findFragments } from '../../text/fragments.js';
+import { indexPassage } from '../../text/passages.js';
 import { highlightTermsOf, parseSearchQuery } from '../../text/search-query.js';
+import { buildTimeline, timecodesOfSpan } from '../../text/timecodes.js';
 import { maskText, restrictedTags } from '../restricted.js';
 import { parseCondition } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
@@ -188,7 +190,8 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     const asset = await findMediaAsset(ctx, db, row, id);
     const raw = typeof row[column] === 'string' ? (row[column] as string) : '';
     const stored = maskText(raw, restricted.get(String(id)) ?? []).text;
-    const found = findFragments(stored, terms, { maxCharacters: 400, maxOccurrences: appearances });
+    const text = analyseText(stored);
+    const found = findFragments(text, terms, { maxCharacters: 400, maxOccurrences: appearances });
     const picked = matchSelect > 0 ? found.filter((_, i) => i === matchSelect - 1) : found;
     const node: Record<string, unknown> = {
       av_section_id: id,
@@ -209,11 +212,44 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     }
     node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
     node.ar_restricted_fragments = call.v1.termIdRestricted ? [] : null;
-    node.fragments = picked.map((f) => ({
-      word: terms[f.term]?.words.join(' ') ?? '',
-      match: f.position,
-      ...(listFragment ? { list_fragment: `.. ${f.text} ..` } : {}),
-    }));
+    const videoFragment = optBool(options, 'video_fragment', false);
+    // fragment_terms: the terms of the index tags whose passage spans the match.
+    const byTag = new Map<string, { term_id: unknown; term: unknown }[]>();
+    const passages = new Map<number, { start: number; end: number }>();
+    if (optBool(options, 'fragment_terms', false)) {
+      for (const t of await termsIndexing(call, new Set([String(id)]), lang)) {
+        for (const l of t.locators) byTag.set(String(l.tag_id), [...(byTag.get(String(l.tag_id)) ?? []), t]);
+      }
+      for (const tag of text.tags) {
+        if (tag.kind !== 'index-open' || passages.has(tag.tagId)) continue;
+        const p = indexPassage(text.tags, tag.tagId, stored.length);
+        if (p) passages.set(tag.tagId, p);
+      }
+    }
+    const timeline = videoFragment ? buildTimeline(text.tags, text.plain, durationOf(asset, row)) : undefined;
+    const video = mediaUrl(asset?.video, ctx.config.mediaBaseUrl);
+    node.fragments = picked.map((f) => {
+      const out: Record<string, unknown> = { word: terms[f.term]?.words.join(' ') ?? '', match: f.position };
+      if (listFragment) out.list_fragment = `.. ${f.text} ..`;
+      if (byTag.size > 0 || passages.size > 0) {
+        const spanning: Record<string, unknown> = {};
+        for (const [tagId, p] of passages) {
+          if (p.start > f.match.start || p.end < f.match.end) continue;
+          for (const t of byTag.get(String(tagId)) ?? []) spanning[String(t.term_id)] = t.term;
+        }
+        out.terms = spanning;
+      }
+      if (timeline) {
+        // The passage around the match, its window, and the video cut to it (float seconds, spec 5.28).
+        const window = timecodesOfSpan(timeline, f.passage.start, f.passage.end);
+        out.fragm = f.text;
+        out.tcin_secs = window.tcIn;
+        out.tcout_secs = window.tcOut;
+        out.video_url = video === null ? null : withTimeWindow(video, window.tcIn, window.tcOut);
+        out.subtitles_url = subtitlesUrl(call, id, lang, window.tcIn, window.tcOut);
+      }
+      return out;
+    });
     result.push(node);
   }
   return {
