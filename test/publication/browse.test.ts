@@ -23,6 +23,9 @@ describe.each(engineCases())('browse pages over HTTP on $engine', (c) => {
     expect(home.text).not.toMatch(/<script/i);
     const css = await s.get('/browse/style.css');
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    const bare = await s.get(`/browse/${c.db}`);
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toBe(`/publication/server_api/v2/browse/${c.db}/`);
     const tables = await s.get(`/browse/${c.db}/`);
     expect(tables.text).toContain(`/browse/${c.db}/interview`);
     const page = await s.get(`/browse/${c.db}/interview?limit=50`);

@@ -31,9 +31,10 @@ button { background: var(--accent); color: #fff; border-color: var(--accent); cu
 details.filters { margin-bottom: .8rem; }
 details.filters summary { cursor: pointer; font-weight: 600; }
 .filter-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: .5rem 1rem; margin: .6rem 0; }
-.filter-grid fieldset { border: 0; margin: 0; padding: 0; display: flex; gap: .3rem; align-items: center; }
+.filter-grid fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; min-width: 0; }
+.filter-grid select { flex: 0 1 auto; max-width: 48%; }
 .filter-grid legend { font-size: .85rem; color: var(--muted); padding: 0; width: 100%; }
-.filter-grid input { flex: 1; min-width: 0; }
+.filter-grid input { flex: 1 1 6rem; min-width: 0; width: 100%; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); }
 table.rows { border-collapse: collapse; width: 100%; font-size: .9rem; }
 table.rows th, table.rows td { text-align: left; vertical-align: top; padding: .4rem .55rem; border-bottom: 1px solid var(--line); }

@@ -77,6 +77,11 @@ export async function browseRoutes(app: FastifyInstance): Promise<void> {
       browse.get('/', async (request, reply) =>
         sendHtml(reply, renderPage('@home', await homePage(requestContext(request), urls)), maxAge),
       );
+      // A database's page is a directory (`/browse/{db}/`, so its relative links work); the
+      // address without the slash leads there.
+      browse.get('/:db', async (request: FastifyRequest<{ Params: { db: string } }>, reply) =>
+        reply.redirect(`${urls.browse}/${encodeURIComponent(request.params.db)}/`, 301),
+      );
       browse.get('/:db/', async (request: FastifyRequest<{ Params: { db: string } }>, reply) =>
         sendHtml(
           reply,
