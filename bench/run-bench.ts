@@ -35,9 +35,10 @@ import { type LoopResult, mariadbCeiling, sqliteCeiling } from './ceiling.js';
 import { runPublishBench } from './run-publish-bench.js';
 import { runWorkBench } from './run-work-bench.js';
 import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
+import { V1_BENCH_CODE, v1Scenarios } from './v1-scenarios.js';
 
 /** Every scenario of the run; another API's table joins here with one import and one spread. */
-const ALL_SCENARIOS: BenchScenario[] = [...v2Scenarios];
+const ALL_SCENARIOS: BenchScenario[] = [...v2Scenarios, ...v1Scenarios];
 
 const { values: args } = parseArgs({
   options: {
@@ -142,6 +143,7 @@ function startServer(f: Fixture): Promise<ChildProcess> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_RPM: '1000000', // the maximum: a load test is one client far above any sane per-client limit
     DB_NAMES: f.db,
+    V1_API_CODE: V1_BENCH_CODE, // the v1 scenarios' code (v1 is off without one)
     ...(f.engine === 'sqlite'
       ? { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: SQLITE_DIR }
       : {

@@ -9,12 +9,13 @@ import type { Expr } from '../src/publication/db/expr.js';
 import { buildCount, buildSelect, type Dialect } from '../src/publication/db/sql-builder.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import type { RequestPlan } from './ceiling.js';
+import type { BenchScenario, Fixture } from './scenarios.js';
 
 /** The code the bench server is started with (V1_API_CODE). */
 export const V1_BENCH_CODE = 'bench-v1-code';
 export const V1_BASE = '/publication/server_api/v1';
 
-export interface V1Scenario {
+interface V1Scenario {
   name: string;
   method?: 'GET' | 'POST';
   path: () => string;
@@ -24,7 +25,7 @@ export interface V1Scenario {
 
 const columnsOf = (table: string) => TABLE_DEFS.find((t) => t.name === table)!.columns.map((c) => c.name);
 
-export function v1Scenarios(db: string, randomId: () => number, interviews: number): V1Scenario[] {
+function v1ScenarioList(db: string, randomId: () => number, interviews: number): V1Scenario[] {
   const url = (action: string, params: Record<string, string>) =>
     `${V1_BASE}/json/${action}?${new URLSearchParams({ code: V1_BENCH_CODE, db_name: db, ...params })}`;
   const interview = columnsOf('interview');
@@ -154,3 +155,31 @@ export function v1Scenarios(db: string, randomId: () => number, interviews: numb
     },
   ];
 }
+
+/** Short ids of the v1 scenarios for `--scenarios`, in the order of v1ScenarioList. */
+const IDS = ['v1-records-portal', 'v1-free-search', 'v1-thesaurus-term', 'v1-combi10'] as const;
+const ofFixture = new WeakMap<Fixture, V1Scenario[]>();
+/** The scenario list built for one fixture (its database, size and random ids). */
+function listFor(f: Fixture): V1Scenario[] {
+  let list = ofFixture.get(f);
+  if (!list) {
+    list = v1ScenarioList(f.db, f.randomId, f.interviews);
+    ofFixture.set(f, list);
+  }
+  return list;
+}
+/** Names, methods and whether a body is sent do not depend on the fixture. */
+const shapes = v1ScenarioList('db', () => 1, 1);
+
+/** The v1 scenarios as rows of the bench's scenario table (bench/scenarios.ts). */
+export const v1Scenarios: BenchScenario[] = IDS.map((id, i) => {
+  const at = (f: Fixture) => listFor(f)[i]!;
+  return {
+    id,
+    label: shapes[i]!.name,
+    method: shapes[i]!.method,
+    path: (f) => at(f).path(),
+    body: shapes[i]!.body ? (f) => at(f).body!() : undefined,
+    baseline: { sql: (d, f) => at(f).plan(d, f.engine) },
+  };
+});
