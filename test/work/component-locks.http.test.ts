@@ -3,14 +3,19 @@
  * competing for one field, the heartbeat and the 150 s expiry on an injected clock, the save
  * refusal (nothing written), release on blur / leaving the section / quit / session expiry, and
  * the maintenance actions (get_active_users, force_unlock_all_components with its permission
- * refusals). A second block runs two server instances on one PostgreSQL database.
+ * refusals). Two more blocks run two server instances on one PostgreSQL database: in one
+ * process with a shared injected clock (expiry included), and as two separate server processes.
  */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadWorkConfig } from '../../src/work/config.js';
 import { LOCK_TTL_MS, purgeExpiredLocks } from '../../src/work/locks/component-locks.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
+import { PgClient } from '../../src/work/store/pg-client.js';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertInterview, insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
@@ -494,6 +499,70 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
 
 const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
 
+/** A browser that can talk to either instance with one cookie jar. */
+function browser() {
+  let cookie = '';
+  let csrf = '';
+  return {
+    async post(url: string, body: unknown): Promise<WorkAnswer> {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          cookie,
+          ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      const set = res.headers.getSetCookie()[0];
+      if (set) cookie = set.split(';')[0] ?? '';
+      const json = await res.json();
+      if (json.csrf_token) csrf = json.csrf_token;
+      return { status: res.status, headers: res.headers, body: json };
+    },
+  };
+}
+
+/**
+ * Two instances (URLs a and b) on one database agree on locks: a lock taken through one refuses
+ * focus and save through the other, either lists it, and either releases it. `lapse` (when the
+ * instances share an injected clock) moves time past the lock's life.
+ */
+async function locksAcrossInstances(a: string, b: string, lapse?: () => void) {
+  const ana = browser();
+  const bob = browser();
+  const login = (u: string) => ({
+    dd_api: 'dd_utils_api',
+    action: 'login',
+    options: { username: u, auth: u === 'root' ? TEST_ROOT_PASSWORD : `${u} password` },
+  });
+  expectOk(await ana.post(a, login('ana')));
+  expectOk(await bob.post(b, login('bob')));
+
+  expectOk(await ana.post(a, lock('focus', 1)));
+  const refused = await bob.post(b, lock('focus', 1));
+  expectRefused(refused, 409, 'record.in_use');
+  expect(refused.body.error.details.holder.username).toBe('ana');
+  expectRefused(await bob.post(b, saveTitle(1, 'bob title')), 409, 'record.in_use');
+  // Instance B lists what A took.
+  const root = browser();
+  expectOk(await root.post(b, login('root')));
+  const listed = await root.post(b, lockActions('get_active_users'));
+  expect(listed.body.data.map((l: { username: string }) => l.username)).toEqual(['ana']);
+
+  // Released through B (ana's heartbeat and blur go wherever the balancer sends them).
+  expectOk(await ana.post(b, lock('focus', 1)));
+  expectOk(await ana.post(b, lock('blur', 1)));
+  expectOk(await bob.post(a, lock('focus', 1)));
+  expectOk(await bob.post(b, saveTitle(1, 'bob title')));
+  expectRefused(await ana.post(a, lock('focus', 1)), 409, 'record.in_use');
+  if (lapse) {
+    // Expiry is read from the shared table by both.
+    lapse();
+    expectOk(await ana.post(a, lock('focus', 1)));
+  }
+}
+
 describe.skipIf(postgres.length === 0)(
   'component locks shared by two instances on one PostgreSQL database',
   () => {
@@ -501,30 +570,6 @@ describe.skipIf(postgres.length === 0)(
     let a: RunningWorkServer;
     let b: RunningWorkServer;
     const clock = testClock();
-
-    /** A browser that can talk to either instance with one cookie jar. */
-    function browser() {
-      let cookie = '';
-      let csrf = '';
-      return {
-        async post(url: string, body: unknown): Promise<WorkAnswer> {
-          const res = await fetch(url, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              cookie,
-              ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
-            },
-            body: JSON.stringify(body),
-          });
-          const set = res.headers.getSetCookie()[0];
-          if (set) cookie = set.split(';')[0] ?? '';
-          const json = await res.json();
-          if (json.csrf_token) csrf = json.csrf_token;
-          return { status: res.status, headers: res.headers, body: json };
-        },
-      };
-    }
 
     beforeAll(async () => {
       fresh = await postgres[0]!.freshDatabase();
@@ -546,41 +591,87 @@ describe.skipIf(postgres.length === 0)(
     });
 
     it('a lock taken through one instance refuses focus and save through the other', async () => {
-      const ana = browser();
-      const bob = browser();
-      const login = (u: string) => ({
-        dd_api: 'dd_utils_api',
-        action: 'login',
-        options: { username: u, auth: `${u} password` },
-      });
-      expectOk(await ana.post(a.url, login('ana')));
-      expectOk(await bob.post(b.url, login('bob')));
-
-      expectOk(await ana.post(a.url, lock('focus', 1)));
-      const refused = await bob.post(b.url, lock('focus', 1));
-      expectRefused(refused, 409, 'record.in_use');
-      expect(refused.body.error.details.holder.username).toBe('ana');
-      expectRefused(await bob.post(b.url, saveTitle(1, 'bob title')), 409, 'record.in_use');
-      // Instance B lists what A took.
-      const root = browser();
-      expectOk(
-        await root.post(b.url, {
-          dd_api: 'dd_utils_api',
-          action: 'login',
-          options: { username: 'root', auth: TEST_ROOT_PASSWORD },
-        }),
-      );
-      const listed = await root.post(b.url, lockActions('get_active_users'));
-      expect(listed.body.data.map((l: { username: string }) => l.username)).toEqual(['ana']);
-
-      // Released through B (ana's heartbeat and blur go wherever the balancer sends them).
-      expectOk(await ana.post(b.url, lock('focus', 1)));
-      expectOk(await ana.post(b.url, lock('blur', 1)));
-      expectOk(await bob.post(a.url, lock('focus', 1)));
-      expectOk(await bob.post(b.url, saveTitle(1, 'bob title')));
-      // Expiry is read from the shared table by both.
-      clock.advance(LOCK_TTL_MS);
-      expectOk(await ana.post(a.url, lock('focus', 1)));
+      await locksAcrossInstances(a.url, b.url, () => clock.advance(LOCK_TTL_MS));
     });
+  },
+);
+
+describe.skipIf(postgres.length === 0)(
+  'component locks shared by two server processes on one PostgreSQL database',
+  () => {
+    const ROOT = resolve(import.meta.dirname, '../..');
+    const OUT = join(ROOT, 'dist', `.locks-test-${process.pid}`);
+    let fresh: FreshDatabase;
+    const children: ChildProcess[] = [];
+
+    /** Starts `node src/work/main.js` (compiled) and answers its API URL once it listens. */
+    function startProcess(env: Record<string, string>): Promise<string> {
+      const child = spawn(process.execPath, [join(OUT, 'src/work/main.js')], {
+        cwd: OUT, // no stray .env from the repository
+        env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stderr!.on('data', (b: Buffer) => {
+        output += b.toString();
+      });
+      return new Promise((ready, fail) => {
+        child.stdout!.on('data', (b: Buffer) => {
+          output += b.toString();
+          const url = /Work API listening on (http:\/\/\S+)/.exec(output)?.[1];
+          if (url) ready(url);
+        });
+        child.on('exit', (code) => fail(new Error(`the work server exited with ${code}:\n${output}`)));
+      });
+    }
+
+    beforeAll(async () => {
+      const tsc = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules/typescript/bin/tsc'),
+          ...['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', OUT],
+          ...['--incremental', 'false', '--sourceMap', 'false'],
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+      if (!existsSync(join(OUT, 'src/work/main.js'))) {
+        throw new Error(`compiling the server failed:\n${tsc.stdout}${tsc.stderr}`);
+      }
+      fresh = await postgres[0]!.freshDatabase();
+    }, 180_000);
+    afterAll(async () => {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((done) => {
+              if (c.exitCode !== null) return done();
+              c.once('exit', () => done());
+              c.kill('SIGTERM');
+            }),
+        ),
+      );
+      await fresh?.dispose();
+      rmSync(OUT, { recursive: true, force: true });
+    });
+
+    it('a lock taken through one process refuses focus and save through the other', async () => {
+      const env = {
+        DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
+        WORK_SWEEP_INTERVAL_SECONDS: '0',
+        ...fresh.env,
+      };
+      const a = await startProcess(env); // migrates and bootstraps the database
+      const b = await startProcess(env);
+      const db = new PgClient({ url: fresh.env.WORK_DB_URL!, poolMax: 1 });
+      try {
+        await seedUsers(db, loadOntology());
+        await insertInterview(db, 1, [1]);
+      } finally {
+        await db.close();
+      }
+      await locksAcrossInstances(a, b);
+    }, 60_000);
   },
 );
