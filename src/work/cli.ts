@@ -10,16 +10,15 @@
  * marked `via: cli`.
  */
 import { unlockLogin } from './auth/login-throttle.js';
+import { ROOT_USER_ID } from './bootstrap/bootstrap-database.js';
 import { loadWorkConfig } from './config.js';
+import { MAINTENANCE_AREA } from './maintenance/access.js';
 import { logActivity } from './store/activity.js';
 import { migrateSchema } from './store/migrate-schema.js';
 import { openSqlClient } from './store/open-sql-client.js';
 
 const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
        npm run work -- unlock-address <address>`;
-
-const ROOT_USER_ID = -1;
-const MAINTENANCE_AREA = 'dd88';
 
 export interface CliResult {
   exitCode: number;

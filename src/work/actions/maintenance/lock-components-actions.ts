@@ -15,10 +15,10 @@ import { DEFAULT_LANG, labelOf } from '../../context/element-context.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { activeLocks, releaseAllLocks, releaseUserLocks } from '../../locks/component-locks.js';
+import { assertMaintenanceAccess, MAINTENANCE_AREA } from '../../maintenance/access.js';
 import { logActivity } from '../../store/activity.js';
 import { callerAccess } from '../core/record-access.js';
 import { objectField, requiredString } from '../rqo-fields.js';
-import { assertMaintenanceAccess, MAINTENANCE_AREA } from './maintenance-access.js';
 
 const FN_ACTIONS = ['get_active_users', 'force_unlock_all_components'] as const;
 

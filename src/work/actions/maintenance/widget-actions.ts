@@ -5,11 +5,11 @@
  * a method (global admins always); methods marked so are for global admins only. The checks run
  * in that order: widget, method, access, then the method itself.
  */
-import { isGlobalAdmin, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { assertGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
+import { assertMaintenanceAccess } from '../../maintenance/access.js';
 import type { MaintenanceWidget, WidgetMethod } from '../../maintenance/widget.js';
-import { MAINTENANCE_AREA } from '../../maintenance/widgets/counters-status.js';
 import { MAINTENANCE_WIDGETS } from '../../maintenance/widgets.js';
 import { callerAccess } from '../core/record-access.js';
 import { objectField, requiredString } from '../rqo-fields.js';
@@ -29,23 +29,17 @@ function requireWidget(ctx: ActionContext): { source: Record<string, unknown>; w
   return { source, widget };
 }
 
-function assertMaintenanceAccess(access: UserAccess, level: 1 | 2, method: WidgetMethod): void {
-  if (method.globalAdminOnly) {
-    if (!isGlobalAdmin(access)) throw new PermissionDenied(access.userId, 'global_admin');
-    return;
-  }
-  if (isGlobalAdmin(access)) return;
-  if (!access.active) throw new PermissionDenied(access.userId, 'inactive');
-  if (access.level(MAINTENANCE_AREA, MAINTENANCE_AREA) < level) {
-    throw new PermissionDenied(access.userId, 'level', MAINTENANCE_AREA, MAINTENANCE_AREA);
-  }
+/** Reading a value needs level 1 on dd88, running a method level 2; some methods are global admins'. */
+function assertWidgetAccess(access: UserAccess, action: 'read' | 'save', method: WidgetMethod): void {
+  if (method.globalAdminOnly) assertGlobalAdmin(access);
+  else assertMaintenanceAccess(access, action);
 }
 
 export const getWidgetValueAction: ActionDefinition = {
   needsSession: true,
   handle: async (ctx) => {
     const { widget } = requireWidget(ctx);
-    assertMaintenanceAccess(await callerAccess(ctx), 1, widget.value);
+    assertWidgetAccess(await callerAccess(ctx), 'read', widget.value);
     return { data: await widget.value.run(ctx, objectField(ctx.rqo, 'options')) };
   },
 };
@@ -64,7 +58,7 @@ export const widgetRequestAction: ActionDefinition = {
         `source.action ${quote(name)} is not a method of ${String(source.model)} (${known.length > 0 ? `methods: ${known.join(', ')}` : 'it has no methods; read it with get_widget_value'})`,
       );
     }
-    assertMaintenanceAccess(await callerAccess(ctx), 2, method);
+    assertWidgetAccess(await callerAccess(ctx), 'save', method);
     return { data: await method.run(ctx, objectField(ctx.rqo, 'options')) };
   },
 };

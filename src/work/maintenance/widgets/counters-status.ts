@@ -21,9 +21,8 @@ import {
 } from '../../store/counters.js';
 import type { MatrixTable } from '../../store/matrix-tables.js';
 import type { SqlQueryable } from '../../store/sql-client.js';
+import { MAINTENANCE_AREA } from '../access.js';
 import type { MaintenanceWidget } from '../widget.js';
-
-export const MAINTENANCE_AREA = 'dd88';
 
 export interface CounterRow {
   section_tipo: string;

@@ -13,8 +13,8 @@ import { WorkError } from '../../dispatch/error-registry.js';
 import { logActivity } from '../../store/activity.js';
 import { listActiveLocks } from '../../store/login-throttle.js';
 import { deleteSessionsWhere, listLiveSessions } from '../../store/sessions.js';
+import { MAINTENANCE_AREA } from '../access.js';
 import type { MaintenanceWidget } from '../widget.js';
-import { MAINTENANCE_AREA } from './counters-status.js';
 
 /** A session's public id: the SHA-256 of its cookie token (what the table is keyed by). */
 const SESSION_ID_PATTERN = /^[0-9a-f]{64}$/;
