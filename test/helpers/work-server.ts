@@ -136,3 +136,30 @@ export async function startTestWorkServer(
     },
   };
 }
+
+/**
+ * A browser that can talk to several instances (by URL) with one cookie jar and CSRF token, as a
+ * user behind a load balancer does.
+ */
+export function instancesBrowser() {
+  let cookie = '';
+  let csrf = '';
+  return {
+    async post(url: string, body: unknown): Promise<WorkAnswer> {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          cookie,
+          ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      const set = res.headers.getSetCookie()[0];
+      if (set) cookie = set.split(';')[0] ?? '';
+      const json = await res.json();
+      if (json.csrf_token) csrf = json.csrf_token;
+      return { status: res.status, headers: res.headers, body: json };
+    },
+  };
+}

@@ -20,6 +20,7 @@ import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertInterview, insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
+  instancesBrowser,
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
   testClock,
@@ -499,38 +500,14 @@ describe.each(workEngineCases())('component locks over HTTP ($engine)', (engine)
 
 const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
 
-/** A browser that can talk to either instance with one cookie jar. */
-function browser() {
-  let cookie = '';
-  let csrf = '';
-  return {
-    async post(url: string, body: unknown): Promise<WorkAnswer> {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          cookie,
-          ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      const set = res.headers.getSetCookie()[0];
-      if (set) cookie = set.split(';')[0] ?? '';
-      const json = await res.json();
-      if (json.csrf_token) csrf = json.csrf_token;
-      return { status: res.status, headers: res.headers, body: json };
-    },
-  };
-}
-
 /**
  * Two instances (URLs a and b) on one database agree on locks: a lock taken through one refuses
  * focus and save through the other, either lists it, and either releases it. `lapse` (when the
  * instances share an injected clock) moves time past the lock's life.
  */
 async function locksAcrossInstances(a: string, b: string, lapse?: () => void) {
-  const ana = browser();
-  const bob = browser();
+  const ana = instancesBrowser();
+  const bob = instancesBrowser();
   const login = (u: string) => ({
     dd_api: 'dd_utils_api',
     action: 'login',
@@ -545,7 +522,7 @@ async function locksAcrossInstances(a: string, b: string, lapse?: () => void) {
   expect(refused.body.error.details.holder.username).toBe('ana');
   expectRefused(await bob.post(b, saveTitle(1, 'bob title')), 409, 'record.in_use');
   // Instance B lists what A took.
-  const root = browser();
+  const root = instancesBrowser();
   expectOk(await root.post(b, login('root')));
   const listed = await root.post(b, lockActions('get_active_users'));
   expect(listed.body.data.map((l: { username: string }) => l.username)).toEqual(['ana']);

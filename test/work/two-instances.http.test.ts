@@ -10,33 +10,9 @@ import { type RunningWorkServer, startWorkServer } from '../../src/work/server.j
 import type { FreshDatabase } from '../helpers/work-engines.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser } from '../helpers/work-permissions.js';
-import { TEST_ROOT_PASSWORD } from '../helpers/work-server.js';
+import { instancesBrowser, TEST_ROOT_PASSWORD } from '../helpers/work-server.js';
 
 const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
-
-/** A browser talking to whichever instance it is pointed at, keeping one cookie jar. */
-function browser() {
-  let cookie = '';
-  let csrf = '';
-  return {
-    async post(url: string, body: unknown) {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          cookie,
-          ...(csrf ? { 'x-dedalo-csrf-token': csrf } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      const set = res.headers.getSetCookie()[0];
-      if (set) cookie = set.split(';')[0] ?? '';
-      const json = await res.json();
-      if (json.csrf_token) csrf = json.csrf_token;
-      return { status: res.status, body: json };
-    },
-  };
-}
 
 describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database', () => {
   let fresh: FreshDatabase;
@@ -67,7 +43,7 @@ describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database
   });
 
   it('shares sessions, records and permission changes', async () => {
-    const root = browser();
+    const root = instancesBrowser();
     expect(
       (
         await root.post(a.url, {
@@ -77,7 +53,7 @@ describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database
         })
       ).status,
     ).toBe(200);
-    const cata = browser();
+    const cata = instancesBrowser();
     expect(
       (
         await cata.post(b.url, {
