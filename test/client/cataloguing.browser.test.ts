@@ -259,6 +259,13 @@ for (const engine of workEngineCases()) {
       await page.getByRole('button', { name: 'History' }).click();
       const restore = page.getByRole('button', { name: 'Restore Title (lg-eng) to Life in the mill' });
       await restore.waitFor();
+      // Who made each change, by name (root's full name is "Root"), never "user N".
+      await page
+        .getByRole('row')
+        .filter({ has: restore })
+        .getByRole('cell', { name: 'Root', exact: true })
+        .waitFor();
+      expect(await page.getByRole('cell', { name: /^user -?\d+$/ }).count()).toBe(0);
       if (engine.engine === 'pglite') await screenshot(page, 'history');
       await restore.click();
       await page.getByText('Title: previous value restored.').waitFor();

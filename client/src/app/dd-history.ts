@@ -70,7 +70,9 @@ export class DdHistory extends LitElement {
           const when = (
             byRow(d.matrix_id, 'dd201')?.entries[0] as { start?: Record<string, number> } | undefined
           )?.start;
-          const who = byRow(d.matrix_id, 'dd197')?.entries[0] as { section_id?: number } | undefined;
+          const who = byRow(d.matrix_id, 'dd197')?.entries[0] as
+            | { section_id?: number; label?: string }
+            | undefined;
           const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
           return {
             matrixId: Number(d.matrix_id),
@@ -78,7 +80,8 @@ export class DdHistory extends LitElement {
             when: when
               ? `${when.year}-${pad(when.month)}-${pad(when.day)} ${pad(when.hour)}:${pad(when.minute)}:${pad(when.second)}`
               : '',
-            who: who?.section_id === -1 ? 'root' : who ? `user ${who.section_id}` : '',
+            // The server labels the user (full name, else username); a deleted user has none.
+            who: who?.label ?? (who ? `user ${who.section_id}` : ''),
           };
         });
       // The server shows each row in the reading language: a save in another language left this
