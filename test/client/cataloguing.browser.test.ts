@@ -514,6 +514,43 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
+      "publishing a whole section asks first in the app's own dialog, naming what will happen",
+      async () => {
+        await openApp('#/list/oh1');
+        await page.getByRole('heading', { name: 'Interviews', exact: true }).waitFor();
+        const seen = await routeRqo(page, (rqo) => {
+          if (rqo.dd_api !== 'dd_diffusion_api') return undefined;
+          if (rqo.action === 'diffuse')
+            return { status: 200, body: { ok: true, data: { published: 7, removed: 1, target: 'demo' } } };
+          return unknownAction;
+        });
+        await page.reload();
+        const counted = await page.getByText(/^\d+ records?$/).textContent({ timeout: 10_000 });
+        const total = Number(/^(\d+)/.exec(counted ?? '')?.[1]);
+        const dialog = page.getByRole('dialog', { name: 'Publish every record of Interviews?' });
+        // Escape and Cancel both leave without publishing.
+        await page.getByRole('button', { name: 'Publish section' }).click();
+        await dialog.getByText(`All ${total} records of Interviews will be written`).waitFor();
+        await screenshot(page, 'publish-section-dialog');
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        await page.getByRole('button', { name: 'Publish section' }).click();
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(seen.filter((r) => (r as { action: string }).action === 'diffuse')).toEqual([]);
+        // Confirmed: the section is published and the counts are said.
+        await page.getByRole('button', { name: 'Publish section' }).click();
+        await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+        await page.getByText('Published to demo: 7 published, 1 removed.').waitFor();
+        expect(seen.filter((r) => (r as { action: string }).action === 'diffuse')).toEqual([
+          { dd_api: 'dd_diffusion_api', action: 'diffuse', options: { section_tipo: 'oh1' } },
+        ]);
+        await page.unrouteAll();
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
       'a save that met another writer (409 record.write_conflict) is sent again and kept',
       async () => {
         await api.login('root', TEST_ROOT_PASSWORD);
