@@ -788,6 +788,49 @@ for (const engine of workEngineCases()) {
     );
 
     it.runIf(engine.engine === 'pglite')(
+      'typing refused because the session ended is kept, and saved after the next login',
+      async () => {
+        await api.login('root', TEST_ROOT_PASSWORD);
+        const id = (await api.post({ action: 'create', source: { section_tipo: 'oh1' } })).body
+          .data as number;
+        await openApp(`#/edit/oh1/${id}`);
+        const code = field(page, 'component-input-text', 'Code').getByRole('textbox');
+        // The field is focused (its lock taken) while the session is alive; the session ends
+        // while the cataloguer types, so leaving the field is the first request refused.
+        await Promise.all([
+          page.waitForResponse((r) => r.request().postData()?.includes('"focus"') === true),
+          code.focus(),
+        ]);
+        s.clock.advance(2 * 60 * 60 * 1000);
+        await code.fill('KEPT-1');
+        await code.press('Tab');
+        await page.getByText('Your session has ended. Log in again to continue where you were.').waitFor();
+        const before = await s.server.db.query(
+          `SELECT string->'oh14' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+          [id],
+        );
+        expect(before.rows[0]?.v ?? null).toBeNull();
+        await logIn(page);
+        await page.getByText('Code: what you typed before your session ended is now saved.').waitFor();
+        expect(await code.inputValue()).toBe('KEPT-1');
+        const after = await s.server.db.query<{ v: { value: string }[] }>(
+          `SELECT string->'oh14' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+          [id],
+        );
+        expect(after.rows[0]!.v.map((i) => i.value)).toEqual(['KEPT-1']);
+        // Saved once: opening the record again saves nothing more.
+        await page.reload();
+        await code.waitFor();
+        expect(await code.inputValue()).toBe('KEPT-1');
+        expect(
+          await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('dd-unsaved:'))),
+        ).toEqual([]);
+        await api.login('root', TEST_ROOT_PASSWORD); // the clock moved past its session
+      },
+      60_000,
+    );
+
+    it.runIf(engine.engine === 'pglite')(
       'a throttled login says how long to wait, in words',
       async () => {
         await openApp('#/');

@@ -19,6 +19,7 @@ interface StartEnvironment {
   plain_vars?: { DEDALO_LOCK_COMPONENTS?: boolean };
   page_globals?: {
     is_logged?: boolean;
+    user_id?: number;
     dedalo_data_lang?: string;
     dedalo_application_lang?: string;
     dedalo_data_langs?: LangOption[];
@@ -175,6 +176,8 @@ export class DdApp extends LitElement {
       this.session.dataLang = globals.dedalo_data_lang ?? 'lg-eng';
       this.session.appLang = globals.dedalo_application_lang ?? 'lg-eng';
       this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
+      // Who is logged in: typing kept across a session's end is saved only for the same user.
+      this.session.userId = globals.is_logged ? globals.user_id : undefined;
       if (!globals.is_logged) {
         const login = answer.data.context.find((c) => c.model === 'login') as
           | { properties?: { login_items?: { type: string; label: string }[] } }

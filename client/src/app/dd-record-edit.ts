@@ -10,6 +10,7 @@ import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '
 import { ApiError } from '../api/rqo-client.js';
 import { RecordStore } from '../components/record-store.js';
 import { elementNameOf } from '../components/registry.js';
+import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
@@ -107,10 +108,38 @@ export class DdRecordEdit extends LitElement {
         return;
       }
       this.result = answer.data;
+      await this.saveKeptTyping();
     } catch (err) {
       this.result = undefined;
       this.error = err instanceof ApiError ? err.message : 'The record could not be read.';
     }
+  }
+
+  /**
+   * Saves what was typed in this record when a save was refused because the session had ended
+   * (kept in sessionStorage by the field), now that the same user is logged in again, and says
+   * so; then the record is read again to show the saved values.
+   */
+  private async saveKeptTyping() {
+    const kept = takeUnsaved(this.section, this.sectionId).filter((k) => k.userId === this.session.userId);
+    if (kept.length === 0) return;
+    let saved = 0;
+    for (const k of kept) {
+      try {
+        await this.store!.save(k.tipo, k.model, k.lang, k.changes);
+        saved += 1;
+        this.session.announce(`${k.label}: what you typed before your session ended is now saved.`);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'auth.not_logged') keepUnsaved(k);
+        this.session.announce(
+          `${k.label}: what you typed before your session ended could not be saved: ${
+            err instanceof ApiError ? err.message : 'the server did not answer.'
+          }`,
+          'error',
+        );
+      }
+    }
+    if (saved > 0) await this.load();
   }
 
   private get context(): ContextEntry | undefined {
