@@ -51,7 +51,8 @@ export class DdApp extends LitElement {
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
       .menu-toggle { display: none; }
       @media (max-width: 900px) {
-        .layout { grid-template-columns: 1fr; }
+        /* The open menu takes its own height; the screen below it gets the rest. */
+        .layout { grid-template-columns: 1fr; grid-template-rows: auto 1fr; align-content: start; }
         nav { border-right: 0; border-bottom: 1px solid var(--line); padding: 0.4rem 0.75rem; }
         .menu-toggle { display: inline-block; }
         nav.closed dd-menu { display: none; }

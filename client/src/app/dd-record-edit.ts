@@ -27,6 +27,9 @@ export class DdRecordEdit extends LitElement {
       .bar { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.4rem; }
       .spacer { flex: 1; }
+      /* The record's actions stay together: on a narrow screen they wrap under the title as one row. */
+      .actions { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-left: auto; }
+      .history h2 { margin: 0 0 0.5rem; font-size: 1.15rem; }
       .sheet { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem 0.75rem; }
       .history { margin-top: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
     `,
@@ -267,7 +270,7 @@ export class DdRecordEdit extends LitElement {
       <div class="bar">${back}</div>
       <div class="bar">
         <h1>${label} ${this.sectionId}${title ? html`: <span>${title}</span>` : ''}</h1>
-        <span class="spacer"></span>
+        <div class="actions">
         ${
           comps.some((c) => c.translatable === true)
             ? html`<label>Language
@@ -286,6 +289,7 @@ export class DdRecordEdit extends LitElement {
             : ''
         }
         ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>Delete…</button>` : ''}
+        </div>
       </div>
       <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
         ${comps.map((c) => this.renderComponent(c))}
