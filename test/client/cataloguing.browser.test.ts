@@ -805,6 +805,9 @@ for (const engine of workEngineCases()) {
         await code.fill('KEPT-1');
         await code.press('Tab');
         await page.getByText('Your session has ended. Log in again to continue where you were.').waitFor();
+        await page
+          .getByText('Code: what you typed is kept and will be saved when you log in again.')
+          .waitFor();
         const before = await s.server.db.query(
           `SELECT string->'oh14' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
           [id],

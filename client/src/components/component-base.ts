@@ -174,6 +174,11 @@ export class ComponentBase extends LitElement {
           changes,
         });
         this.message = `${this.message} What you typed is kept and saved when you log in again.`;
+        // The login replaces the record on screen: the app's message area (shown beside the
+        // login form) says it there too.
+        this.store.session.announce(
+          `${String(this.context.label ?? this.tipo)}: what you typed is kept and will be saved when you log in again.`,
+        );
       }
       this.requestUpdate();
       return false;
