@@ -28,11 +28,14 @@ export class DdConfirmDialog extends LitElement {
     body: { attribute: false },
     confirmLabel: { attribute: 'confirm-label' },
     danger: { type: Boolean },
+    showing: { state: true },
   };
   declare heading: string;
   declare body: TemplateResult | string;
   declare confirmLabel: string;
   declare danger: boolean;
+  /** The content is in the page only while the dialog is open (no hidden duplicate text). */
+  declare showing: boolean;
   private settle: ((answer: FormData | undefined) => void) | undefined;
 
   constructor() {
@@ -41,6 +44,7 @@ export class DdConfirmDialog extends LitElement {
     this.body = '';
     this.confirmLabel = 'Confirm';
     this.danger = false;
+    this.showing = false;
   }
 
   private get dialog(): HTMLDialogElement {
@@ -49,9 +53,9 @@ export class DdConfirmDialog extends LitElement {
 
   /** Opens the dialog; resolves with the form's values on confirm, `undefined` otherwise. */
   async ask(): Promise<FormData | undefined> {
-    await this.updateComplete;
-    this.renderRoot.querySelector('form')!.reset();
     this.settle?.(undefined);
+    this.showing = true;
+    await this.updateComplete;
     this.dialog.showModal();
     return new Promise((resolve) => {
       this.settle = resolve;
@@ -62,22 +66,27 @@ export class DdConfirmDialog extends LitElement {
     const settle = this.settle;
     this.settle = undefined;
     if (this.dialog.open) this.dialog.close();
+    this.showing = false;
     settle?.(answer);
   }
 
   override render() {
     return html`<dialog aria-labelledby="confirm-title" @close=${() => this.finish(undefined)}>
-      <form @submit=${(e: Event) => {
-        e.preventDefault();
-        this.finish(new FormData(e.target as HTMLFormElement));
-      }}>
-        <h2 id="confirm-title">${this.heading}</h2>
-        ${this.body}
-        <div class="row actions">
-          <button type="submit" class=${this.danger ? 'danger' : 'primary'}>${this.confirmLabel}</button>
-          <button type="button" @click=${() => this.finish(undefined)}>Cancel</button>
-        </div>
-      </form>
+      ${
+        this.showing
+          ? html`<form @submit=${(e: Event) => {
+              e.preventDefault();
+              this.finish(new FormData(e.target as HTMLFormElement));
+            }}>
+              <h2 id="confirm-title">${this.heading}</h2>
+              ${this.body}
+              <div class="row actions">
+                <button type="submit" class=${this.danger ? 'danger' : 'primary'}>${this.confirmLabel}</button>
+                <button type="button" @click=${() => this.finish(undefined)}>Cancel</button>
+              </div>
+            </form>`
+          : ''
+      }
     </dialog>`;
   }
 }
