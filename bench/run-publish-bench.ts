@@ -120,11 +120,24 @@ export async function runPublishBench(opts: PublishBenchOptions): Promise<void> 
   const lines: string[] = [];
   try {
     await migrateSchema(db);
-    await db.query("DELETE FROM matrix WHERE section_tipo IN ('oh1','rsc197','rsc167','rsc170')");
-    await db.query("DELETE FROM matrix_hierarchy WHERE section_tipo = 'ts1'");
     await db.query('DELETE FROM publish_watermarks');
     let t = performance.now();
-    const records = await seedWorkDemo(db, ontology, { interviews: opts.interviews, seed: 1 });
+    // BENCH_PUBLISH_REUSE=1 keeps an archive seeded by an earlier run (seeding 20k interviews
+    // through the store takes minutes on this machine).
+    const { rows: existing } = await db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM matrix WHERE section_tipo = 'oh1'",
+    );
+    let records: number;
+    if (process.env.BENCH_PUBLISH_REUSE === '1' && Number(existing[0]?.n) === opts.interviews) {
+      const { rows } = await db.query<{ n: string }>(
+        "SELECT (SELECT count(*) FROM matrix WHERE section_tipo IN ('oh1','rsc197','rsc167','rsc170')) + (SELECT count(*) FROM matrix_hierarchy WHERE section_tipo = 'ts1') AS n",
+      );
+      records = Number(rows[0]?.n);
+    } else {
+      await db.query("DELETE FROM matrix WHERE section_tipo IN ('oh1','rsc197','rsc167','rsc170')");
+      await db.query("DELETE FROM matrix_hierarchy WHERE section_tipo = 'ts1'");
+      records = await seedWorkDemo(db, ontology, { interviews: opts.interviews, seed: 1 });
+    }
     console.log(
       `seeded ${records} work records (${opts.interviews} interviews) in ${((performance.now() - t) / 1000).toFixed(1)} s on ${db.engine}`,
     );

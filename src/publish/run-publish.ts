@@ -97,6 +97,9 @@ export class PublishRequestError extends Error {
  */
 const WATERMARK_SLACK_MS = 5_000;
 
+/** Above this many records, dd_relations come from one scan instead of index lookups. */
+const LOOKUP_LIMIT = 50;
+
 interface Part {
   table: TableMap;
   /** undefined: the whole section. */
@@ -179,9 +182,13 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
   const explicit = parts.flatMap((p) =>
     (p.ids ?? []).map((id) => ({ section_tipo: p.table.section_tipo, section_id: id })),
   );
-  const inbound = parts.some((p) => !p.ids)
-    ? await InboundIndex.scan(db, ontology, map)
-    : await InboundIndex.lookup(db, ontology, map, explicit);
+  // A few records: containment lookups on the relation GIN index; more: one scan of every
+  // mapped section's relations is cheaper than hundreds of OR-ed lookups (measured: 993 records
+  // took 21 s by lookups).
+  const inbound =
+    parts.some((p) => !p.ids) || explicit.length > LOOKUP_LIMIT
+      ? await InboundIndex.scan(db, ontology, map)
+      : await InboundIndex.lookup(db, ontology, map, explicit);
 
   await writer.open(map.tableDefs, mode);
   let done = 0;

@@ -3,6 +3,10 @@
  * tests a small client that posts raw bodies and reads the envelope, plus cookie-jar clients
  * (one per simulated browser) and a clock the test moves instead of sleeping.
  */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPublishConfig } from '../../src/publish/publish-targets.js';
 import { loadWorkConfig } from '../../src/work/config.js';
 import { type RunningWorkServer, startWorkServer, type WorkServerOptions } from '../../src/work/server.js';
 import type { FreshDatabase, WorkEngineCase } from './work-engines.js';
@@ -72,6 +76,8 @@ function storeCookies(jar: Map<string, string>, headers: Headers): void {
   }
 }
 
+let servers = 0;
+
 export async function startTestWorkServer(
   engine: WorkEngineCase,
   env: Record<string, string> = {},
@@ -86,7 +92,12 @@ export async function startTestWorkServer(
     ...env,
   });
   const clock = testClock();
-  const server = await startWorkServer(config, { ...options, clock: () => clock.now() });
+  // Publishing (dd_diffusion_api) goes to a file of this server's own unless the test says where.
+  const publicationFile = join(tmpdir(), `worktest-publication-${process.pid}-${++servers}.sqlite`);
+  const publish = options.publish ?? {
+    config: loadPublishConfig({ PUBLISH_TARGETS: `test=sqlite:${publicationFile}` }),
+  };
+  const server = await startWorkServer(config, { ...options, publish, clock: () => clock.now() });
   const browser = (): WorkBrowser => {
     const b: WorkBrowser = {
       cookies: new Map(),
@@ -121,6 +132,7 @@ export async function startTestWorkServer(
     stop: async () => {
       await server.close();
       await fresh.dispose();
+      for (const suffix of ['', '-journal']) rmSync(publicationFile + suffix, { force: true });
     },
   };
 }

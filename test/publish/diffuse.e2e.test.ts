@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
@@ -167,6 +168,35 @@ describe.each(workEngineCases())('diffuse from $engine', (engine) => {
       expect(absent.body.error.code).toBe('resource.not_found');
       const anonymous = await work.browser().post(diffuse({ section_tipo: 'oh1', section_id: 1 }));
       expect(anonymous.status).toBe(401);
+    });
+
+    it('never answers a 5xx to random options (fast-check)', async () => {
+      const value = fc.oneof(
+        fc.jsonValue(),
+        fc.constantFrom('oh1', 'rsc197', 'ts1', 'dd128', 'oh14', 'public', ''),
+      );
+      const options = fc.oneof(
+        fc.jsonValue(),
+        fc.record(
+          {
+            section_tipo: value,
+            section_id: fc.oneof(
+              value,
+              fc.integer({ min: -3, max: 5 }),
+              fc.constantFrom('1', '01', '1e3', 1.5),
+            ),
+            target: value,
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(options, async (o) => {
+          const answer = await root.post({ dd_api: 'dd_diffusion_api', action: 'diffuse', options: o });
+          expect(answer.status, JSON.stringify({ o, body: answer.body })).toBeLessThan(500);
+        }),
+        { numRuns: 40 },
+      );
     });
   });
 });
