@@ -74,11 +74,14 @@ export async function insertUser(db: SqlQueryable, sectionId: number, user: Test
   );
 }
 
-/** A user who can log in: username (dd132), Argon2id password (dd133) and the given access. */
+/**
+ * A user who can log in: username (dd132), Argon2id password (dd133), full name (dd452) when
+ * given, and the given access.
+ */
 export async function insertLoginUser(
   db: SqlQueryable,
   sectionId: number,
-  user: TestUser & { username: string; password: string },
+  user: TestUser & { username: string; password: string; fullName?: string },
 ): Promise<void> {
   await insertRecord(
     db,
@@ -88,10 +91,11 @@ export async function insertLoginUser(
       string: {
         dd132: [{ id: 1, lang: 'lg-nolan', value: user.username }],
         dd133: [{ id: 1, lang: 'lg-nolan', value: await hashPassword(user.password) }],
+        ...(user.fullName ? { dd452: [{ id: 1, lang: 'lg-nolan', value: user.fullName }] } : {}),
       },
       relation: userRelations(user),
     },
-    { dd132: 1, dd133: 1 },
+    { dd132: 1, dd133: 1, ...(user.fullName ? { dd452: 1 } : {}) },
     -1,
   );
 }

@@ -129,6 +129,7 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
     await insertProfile(db, 4, []);
     await insertLoginUser(db, 5, {
       username: 'cata',
+      fullName: 'Carla Tàpies',
       password: 'cataloguer password',
       profile: 2,
       projects: [1],
@@ -493,6 +494,47 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
       section_tipo: 'dd128',
       section_id: -1,
     });
+  });
+
+  it('says who made each change by name: full name, else username', async () => {
+    const save = (userId: number, value: string, second: number) =>
+      recordComponentHistory(work.server.db, {
+        key: { section_tipo: 'oh1', section_id: 4 },
+        tipo: 'oh14',
+        lang: 'lg-nolan',
+        items: [text(value)],
+        userId,
+        when: new Date(`2026-01-02T03:04:0${second}Z`),
+      });
+    await save(-1, 'by root', 1);
+    await save(5, 'by cata', 2);
+    await save(6, 'by reader', 3);
+    const answer = await root.post({
+      action: 'read',
+      source: { tipo: 'oh1', section_tipo: 'oh1', model: 'section', mode: 'tm' },
+      sqo: {
+        mode: 'tm',
+        section_tipo: ['oh1'],
+        filter_by_locators: [{ section_tipo: 'oh1', section_id: 4 }],
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const who = itemsOf(answer.body, 'dd197').map((item: Item) => item.entries[0]);
+    expect(itemsOf(answer.body, 'oh14').map((item: Item) => item.entries[0].value)).toEqual([
+      'by reader',
+      'by cata',
+      'by root',
+    ]);
+    expect(who).toEqual([
+      expect.objectContaining({ section_tipo: 'dd128', section_id: 6, label: 'reader', username: 'reader' }),
+      expect.objectContaining({
+        section_tipo: 'dd128',
+        section_id: 5,
+        label: 'Carla Tàpies',
+        username: 'cata',
+      }),
+      expect.objectContaining({ section_tipo: 'dd128', section_id: -1, label: 'Root', username: 'root' }),
+    ]);
   });
 
   it('answers element contexts and the search panel fields', async () => {

@@ -19,6 +19,7 @@ interface StartEnvironment {
   plain_vars?: { DEDALO_LOCK_COMPONENTS?: boolean };
   page_globals?: {
     is_logged?: boolean;
+    user_id?: number;
     dedalo_data_lang?: string;
     dedalo_application_lang?: string;
     dedalo_data_langs?: LangOption[];
@@ -50,7 +51,8 @@ export class DdApp extends LitElement {
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
       .menu-toggle { display: none; }
       @media (max-width: 900px) {
-        .layout { grid-template-columns: 1fr; }
+        /* The open menu takes its own height; the screen below it gets the rest. */
+        .layout { grid-template-columns: 1fr; grid-template-rows: auto 1fr; align-content: start; }
         nav { border-right: 0; border-bottom: 1px solid var(--line); padding: 0.4rem 0.75rem; }
         .menu-toggle { display: inline-block; }
         nav.closed dd-menu { display: none; }
@@ -175,6 +177,8 @@ export class DdApp extends LitElement {
       this.session.dataLang = globals.dedalo_data_lang ?? 'lg-eng';
       this.session.appLang = globals.dedalo_application_lang ?? 'lg-eng';
       this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
+      // Who is logged in: typing kept across a session's end is saved only for the same user.
+      this.session.userId = globals.is_logged ? globals.user_id : undefined;
       if (!globals.is_logged) {
         const login = answer.data.context.find((c) => c.model === 'login') as
           | { properties?: { login_items?: { type: string; label: string }[] } }

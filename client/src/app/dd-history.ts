@@ -70,7 +70,9 @@ export class DdHistory extends LitElement {
           const when = (
             byRow(d.matrix_id, 'dd201')?.entries[0] as { start?: Record<string, number> } | undefined
           )?.start;
-          const who = byRow(d.matrix_id, 'dd197')?.entries[0] as { section_id?: number } | undefined;
+          const who = byRow(d.matrix_id, 'dd197')?.entries[0] as
+            | { section_id?: number; label?: string }
+            | undefined;
           const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
           return {
             matrixId: Number(d.matrix_id),
@@ -78,7 +80,8 @@ export class DdHistory extends LitElement {
             when: when
               ? `${when.year}-${pad(when.month)}-${pad(when.day)} ${pad(when.hour)}:${pad(when.minute)}:${pad(when.second)}`
               : '',
-            who: who?.section_id === -1 ? 'root' : who ? `user ${who.section_id}` : '',
+            // The server labels the user (full name, else username); a deleted user has none.
+            who: who?.label ?? (who ? `user ${who.section_id}` : ''),
           };
         });
       // The server shows each row in the reading language: a save in another language left this
@@ -111,6 +114,22 @@ export class DdHistory extends LitElement {
     }
   }
 
+  /**
+   * A row's value in words: a link to another record reads "People 3" (the section's label from
+   * the menu), not its tipo.
+   */
+  private valueText(item: DataItem): string {
+    const entries = item.entries as { section_tipo?: unknown; section_id?: unknown }[];
+    const isLink = (e: { section_tipo?: unknown; section_id?: unknown }) =>
+      typeof e?.section_tipo === 'string' && e.section_id !== undefined && !('value' in e);
+    if (entries.length > 0 && entries.every(isLink)) {
+      return entries
+        .map((e) => `${this.store.session.labelOf(String(e.section_tipo))} ${String(e.section_id)}`)
+        .join(' · ');
+    }
+    return itemText(item);
+  }
+
   override render() {
     if (this.error) return html`<p class="alert" role="alert">${this.error}</p>`;
     if (!this.rows) return html`<p class="muted">Loading history…</p>`;
@@ -127,10 +146,10 @@ export class DdHistory extends LitElement {
             : `${ctx?.label ?? r.item.tipo}${ctx?.translatable ? ` (${r.item.lang})` : ''}`;
           return html`<tr>
             <td>${r.when}</td><td>${r.who}</td><td>${label}</td>
-            <td class="value">${itemText(r.item) || html`<span class="muted">(empty)</span>`}</td>
+            <td class="value">${this.valueText(r.item) || html`<span class="muted">(empty)</span>`}</td>
             <td>${
               !isSnapshot && ctx && (ctx.permissions ?? 0) >= 2
-                ? html`<button type="button" @click=${() => this.restore(r)} aria-label="Restore ${label} to ${itemText(r.item) || 'empty'}">Restore</button>`
+                ? html`<button type="button" @click=${() => this.restore(r)} aria-label="Restore ${label} to ${this.valueText(r.item) || 'empty'}">Restore</button>`
                 : ''
             }</td>
           </tr>`;

@@ -101,6 +101,8 @@ export class DdMaintenance extends LitElement {
     baseStyles,
     css`
       :host { display: block; }
+      /* The same title size and spacing as the list and record screens. */
+      h1 { margin: 0 0 0.75rem; font-size: 1.5rem; }
       section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; margin-bottom: 1rem; overflow-x: auto; }
       h2 { margin-top: 0; font-size: 1.15rem; }
       dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }

@@ -10,7 +10,9 @@ export class DdMenu extends LitElement {
     css`
       ul { list-style: none; margin: 0; padding: 0 0 0 0.5rem; }
       li { margin: 0.15rem 0; }
-      .area { font-weight: 600; margin-top: 0.6rem; color: var(--muted); }
+      /* Area headings and top-level links (Maintenance) share one left edge; sections indent. */
+      .area { font-weight: 600; margin-top: 0.6rem; color: var(--muted); padding: 0 0.35rem; }
+      a.top { font-weight: 600; margin-top: 0.6rem; }
       a { display: block; padding: 0.2rem 0.35rem; border-radius: 4px; text-decoration: none; }
       a[aria-current='page'] { background: #dce9f7; font-weight: 600; }
     `,
@@ -39,7 +41,7 @@ export class DdMenu extends LitElement {
             aria-current=${this.current(n.tipo) ? 'page' : 'false'}>${n.label}</a></li>`;
         }
         if (n.model === 'area_maintenance') {
-          return html`<li><a href="#/maintenance" aria-current=${this.route?.name === 'maintenance' ? 'page' : 'false'}
+          return html`<li><a class="top" href="#/maintenance" aria-current=${this.route?.name === 'maintenance' ? 'page' : 'false'}
             >${n.label}</a></li>`;
         }
         return html`<li><div class="area">${n.label}</div>${this.renderLevel(n.tipo)}</li>`;

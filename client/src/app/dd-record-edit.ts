@@ -10,6 +10,9 @@ import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '
 import { ApiError } from '../api/rqo-client.js';
 import { RecordStore } from '../components/record-store.js';
 import { elementNameOf } from '../components/registry.js';
+import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
+import type { DdConfirmDialog } from './dd-confirm-dialog.js';
+import './dd-confirm-dialog.js';
 import './dd-history.js';
 import { publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
@@ -24,11 +27,11 @@ export class DdRecordEdit extends LitElement {
       .bar { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.4rem; }
       .spacer { flex: 1; }
+      /* The record's actions stay together: on a narrow screen they wrap under the title as one row. */
+      .actions { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-left: auto; }
+      .history h2 { margin: 0 0 0.5rem; font-size: 1.15rem; }
       .sheet { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem 0.75rem; }
       .history { margin-top: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
-      dialog { border: 1px solid var(--line); border-radius: 8px; max-width: 34rem; }
-      dialog::backdrop { background: rgb(0 0 0 / 35%); }
-      dialog fieldset { border: 0; padding: 0; display: grid; gap: 0.4rem; }
     `,
   ];
   static override properties = {
@@ -108,10 +111,38 @@ export class DdRecordEdit extends LitElement {
         return;
       }
       this.result = answer.data;
+      await this.saveKeptTyping();
     } catch (err) {
       this.result = undefined;
       this.error = err instanceof ApiError ? err.message : 'The record could not be read.';
     }
+  }
+
+  /**
+   * Saves what was typed in this record when a save was refused because the session had ended
+   * (kept in sessionStorage by the field), now that the same user is logged in again, and says
+   * so; then the record is read again to show the saved values.
+   */
+  private async saveKeptTyping() {
+    const kept = takeUnsaved(this.section, this.sectionId).filter((k) => k.userId === this.session.userId);
+    if (kept.length === 0) return;
+    let saved = 0;
+    for (const k of kept) {
+      try {
+        await this.store!.save(k.tipo, k.model, k.lang, k.changes);
+        saved += 1;
+        this.session.announce(`${k.label}: what you typed before your session ended is now saved.`);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'auth.not_logged') keepUnsaved(k);
+        this.session.announce(
+          `${k.label}: what you typed before your session ended could not be saved: ${
+            err instanceof ApiError ? err.message : 'the server did not answer.'
+          }`,
+          'error',
+        );
+      }
+    }
+    if (saved > 0) await this.load();
   }
 
   private get context(): ContextEntry | undefined {
@@ -161,15 +192,11 @@ export class DdRecordEdit extends LitElement {
     }
   }
 
-  private openDelete() {
-    this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')?.showModal();
-  }
-
-  private async confirmDelete(e: Event) {
-    e.preventDefault();
-    const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')!;
-    const mode = (new FormData(e.target as HTMLFormElement).get('mode') as string) ?? 'delete_data';
-    dialog.close();
+  private async confirmDelete() {
+    const dialog = this.renderRoot.querySelector<DdConfirmDialog>('dd-confirm-dialog.delete')!;
+    const answer = await dialog.ask();
+    if (!answer) return;
+    const mode = (answer.get('mode') as string | null) ?? 'delete_data';
     try {
       const answer = await this.session.api.call<number[]>({
         action: 'delete',
@@ -243,7 +270,7 @@ export class DdRecordEdit extends LitElement {
       <div class="bar">${back}</div>
       <div class="bar">
         <h1>${label} ${this.sectionId}${title ? html`: <span>${title}</span>` : ''}</h1>
-        <span class="spacer"></span>
+        <div class="actions">
         ${
           comps.some((c) => c.translatable === true)
             ? html`<label>Language
@@ -261,7 +288,8 @@ export class DdRecordEdit extends LitElement {
             ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? 'Publishing…' : 'Publish'}</button>`
             : ''
         }
-        ${writable ? html`<button type="button" class="danger" @click=${this.openDelete}>Delete…</button>` : ''}
+        ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>Delete…</button>` : ''}
+        </div>
       </div>
       <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
         ${comps.map((c) => this.renderComponent(c))}
@@ -274,22 +302,15 @@ export class DdRecordEdit extends LitElement {
           </section>`
           : ''
       }
-      <dialog class="delete" aria-labelledby="delete-title">
-        <form @submit=${this.confirmDelete}>
-          <h2 id="delete-title">Delete ${label} ${this.sectionId}${title ? ` (“${title}”)` : ''}?</h2>
-          <fieldset>
-            <legend>What goes</legend>
-            <label><input type="radio" name="mode" value="delete_data" checked />
-              Empty its data: every field of this record is cleared (${comps.length} fields); the record number stays, in its projects.</label>
-            <label><input type="radio" name="mode" value="delete_record" />
-              Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
-          </fieldset>
-          <div class="row" style="margin-top: 0.75rem">
-            <button type="submit" class="danger">Delete</button>
-            <button type="button" @click=${() => this.renderRoot.querySelector<HTMLDialogElement>('dialog.delete')?.close()}>Cancel</button>
-          </div>
-        </form>
-      </dialog>
+      <dd-confirm-dialog class="delete" danger confirm-label="Delete"
+        heading="Delete ${label} ${this.sectionId}${title ? ` (“${title}”)` : ''}?"
+        .body=${html`<fieldset>
+          <legend>What goes</legend>
+          <label><input type="radio" name="mode" value="delete_data" checked />
+            Empty its data: every field of this record is cleared (${comps.length} fields); the record number stays, in its projects.</label>
+          <label><input type="radio" name="mode" value="delete_record" />
+            Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
+        </fieldset>`}></dd-confirm-dialog>
     `;
   }
 }

@@ -16,6 +16,8 @@ import {
   showDdos,
 } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
+import type { DdConfirmDialog } from './dd-confirm-dialog.js';
+import './dd-confirm-dialog.js';
 import { publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SqoFilter } from './dd-search-panel.js';
@@ -86,8 +88,8 @@ export class DdSectionList extends LitElement {
 
   /** Publishes every record of the section (the server allows it to global admins). */
   private async publishSection() {
-    const label = this.context?.label ?? this.section;
-    if (!window.confirm(`Publish every record of ${label} (${this.total})?`)) return;
+    const dialog = this.renderRoot.querySelector<DdConfirmDialog>('dd-confirm-dialog.publish')!;
+    if (!(await dialog.ask())) return;
     this.publishing = true;
     try {
       const answer = await this.session.api.call<Record<string, unknown>>({
@@ -242,6 +244,10 @@ export class DdSectionList extends LitElement {
         }
         ${canCreate ? html`<button class="primary" @click=${this.create}>New record</button>` : ''}
       </div>
+      <dd-confirm-dialog class="publish" confirm-label="Publish" heading="Publish every record of ${label}?"
+        .body=${html`<p>All ${this.total} record${this.total === 1 ? '' : 's'} of ${label} will be written to the
+          publication database, replacing their published versions; records that may no longer be
+          published are removed from it. This can take a while for a large section.</p>`}></dd-confirm-dialog>
       ${this.showSearch ? html`<dd-search-panel .session=${this.session} .section=${this.section} @search=${this.onSearch}></dd-search-panel>` : ''}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : this.renderTable()}
       ${

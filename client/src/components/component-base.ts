@@ -9,6 +9,7 @@ import type { ContextEntry, DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
 import { type ChangeObject, type LockState, lockHolderSentence, type RecordStore } from './record-store.js';
+import { keepUnsaved } from './unsaved-changes.js';
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -160,6 +161,25 @@ export class ComponentBase extends LitElement {
       this.message = err instanceof ApiError ? err.message : 'The value could not be saved.';
       if (err instanceof ApiError && err.code === 'record.in_use')
         this.applyLockState({ locked: false, message: lockHolderSentence(err) });
+      if (err instanceof ApiError && err.code === 'auth.not_logged') {
+        // The session ended while typing: keep the change to save it after the next login.
+        keepUnsaved({
+          sectionTipo: this.store.sectionTipo,
+          sectionId: this.store.sectionId,
+          tipo: this.tipo,
+          model: this.context.model,
+          lang: this.itemLang,
+          label: String(this.context.label ?? this.tipo),
+          userId: this.store.session.userId,
+          changes,
+        });
+        this.message = `${this.message} What you typed is kept and saved when you log in again.`;
+        // The login replaces the record on screen: the app's message area (shown beside the
+        // login form) says it there too.
+        this.store.session.announce(
+          `${String(this.context.label ?? this.tipo)}: what you typed is kept and will be saved when you log in again.`,
+        );
+      }
       this.requestUpdate();
       return false;
     }

@@ -31,7 +31,9 @@ export class ComponentPortal extends ComponentBase {
   static override styles = [
     ...ComponentBase.styles,
     css`
-      ol { margin: 0; padding-left: 1.4rem; display: grid; gap: 0.25rem; }
+      /* As wide as the text fields: a record's name and its buttons stay within one glance. */
+      ol { margin: 0; padding-left: 1.4rem; display: grid; gap: 0.25rem; max-width: 40rem; }
+      li:hover { background: var(--wash); }
       li .row { justify-content: space-between; }
       .finder { margin-top: 0.4rem; display: grid; gap: 0.3rem; }
       .found { list-style: none; padding: 0; margin: 0; }

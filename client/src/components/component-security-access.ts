@@ -32,6 +32,9 @@ export class ComponentSecurityAccess extends ComponentBase {
       tr.section th, tr.area th { background: #e9eff5; }
       td.level select { min-width: 6rem; }
       th.component { font-weight: 400; padding-left: 1.5rem; }
+      /* A name lines up with its level's select, not with the select's top edge. */
+      tbody th, tbody td { vertical-align: middle; }
+      th.level-head, td.level { width: 9rem; }
     `,
   ];
   static override properties = {
@@ -115,7 +118,7 @@ export class ComponentSecurityAccess extends ComponentBase {
   override render() {
     return this.frame(
       html`<div class="grid"><table aria-labelledby="${this.uid}-label">
-        <thead><tr><th scope="col">Element</th><th scope="col">Level</th></tr></thead>
+        <thead><tr><th scope="col">Element</th><th scope="col" class="level-head">Level</th></tr></thead>
         <tbody>
           ${this.rows.map((r) => {
             const level = this.levels.get(`${r.section_tipo}|${r.tipo}`) ?? 0;

@@ -1,7 +1,8 @@
 /**
  * The history read (`sqo.mode: 'tm'`): the time machine's rows shaped like a section read, so
  * the stock client's time-machine list renders them. Each row becomes one `sections` entry
- * (with its `matrix_id`) and three items: `dd201` (when), `dd197` (who, a locator to the user)
+ * (with its `matrix_id`) and three items: `dd201` (when), `dd197` (who: a locator to the user
+ * carrying `label`, the full name or else the username, and `username`)
  * and the saved value under the component's tipo; a snapshot taken before `delete_record` comes
  * under the section's own tipo, holding the whole record. Only components the caller may read
  * are listed, passwords never, and a non-admin sees only records inside their projects.
@@ -34,6 +35,11 @@ function columnContext(sectionTipo: string, tipo: string, model: string, label: 
     permissions: 1,
     parent: sectionTipo,
   };
+}
+
+function userLabel(row: { username: string | null; full_username: string | null }) {
+  const label = row.full_username?.trim() || row.username?.trim();
+  return label ? { label, username: row.username } : {};
 }
 
 export async function readHistory(
@@ -110,6 +116,8 @@ export async function readHistory(
                 section_tipo: 'dd128',
                 section_id: r.user_id,
                 from_component_tipo: HISTORY_USER_TIPO,
+                // Who, readable: the full name, else the username (absent for a deleted user).
+                ...userLabel(r),
               },
             ],
     });

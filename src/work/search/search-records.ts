@@ -254,11 +254,17 @@ export async function searchHistory(
     lang: string | null;
     data: unknown;
     user_id: number | null;
+    username: string | null;
+    full_username: string | null;
     created_at: Date | string;
   }>(
+    // The user's names come with the row (one join), so the history can say who, not "user 7".
     `SELECT tm.id::text AS id, tm.kind, tm.section_tipo, tm.section_id, tm.tipo, tm.lang, tm.data,
-       tm.user_id, tm.created_at
-     FROM matrix_time_machine tm WHERE ${where.sql}
+       tm.user_id, tm.created_at,
+       u.string->'dd132'->0->>'value' AS username, u.string->'dd452'->0->>'value' AS full_username
+     FROM matrix_time_machine tm
+     LEFT JOIN matrix_users u ON u.section_tipo = 'dd128' AND u.section_id = tm.user_id
+     WHERE ${where.sql}
      ORDER BY ${orderBy}
      LIMIT $${params.length - 1}::integer OFFSET $${params.length}::integer`,
     params,
@@ -272,6 +278,8 @@ export async function searchHistory(
     lang: r.lang,
     data: r.data,
     user_id: r.user_id === null ? null : Number(r.user_id),
+    username: r.username ?? null,
+    full_username: r.full_username ?? null,
     created_at: new Date(r.created_at).toISOString(),
   }));
 }

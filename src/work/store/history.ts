@@ -18,6 +18,9 @@ export interface HistoryRow {
   lang: string | null;
   data: unknown;
   user_id: number | null;
+  /** Who saved: the user's username (dd132) and full name (dd452), null when unknown. */
+  username: string | null;
+  full_username: string | null;
   /** ISO 8601. */
   created_at: string;
 }
