@@ -359,7 +359,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       }>(`SELECT section_id, term_id, parent, children FROM ${direct.q('ts_themes')} WHERE lang = 'lg-spa'`);
       const byTerm = new Map(all.map((r) => [r.term_id, r]));
       const bySection = new Map(all.map((r) => [r.section_id, r]));
-      const start = all.find((r) => r.parent && r.children && r.children.startsWith('[{'))!;
+      const start = all.find((r) => r.parent && r.children?.startsWith('[{'))!;
       const seen = new Set([start.section_id]);
       const queue = [start];
       while (queue.length > 0) {
@@ -376,7 +376,12 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
             bySection.get(Number(l.section_id)),
           ),
         ];
-        for (const n of next) if (n && !seen.has(n.section_id)) seen.add(n.section_id), queue.push(n);
+        for (const n of next) {
+          if (n && !seen.has(n.section_id)) {
+            seen.add(n.section_id);
+            queue.push(n);
+          }
+        }
       }
       expect(seen.size).toBeGreaterThan(3);
       const res = await v1('records', {
