@@ -1,8 +1,9 @@
 /**
- * v1 global_search and global_search_json on each engine, over a small `global_search` table
- * this file builds (the demo data has none): a database of its own holding only that table,
- * with its full-text index (a FULLTEXT index on MariaDB, the FTS5 table on SQLite), dropped at
- * the end. Spec publication-api-v1.md 3.21 and 3.22.
+ * v1 actions that read tables the demo data lacks, on each engine, over small tables this file
+ * builds in a database of its own (dropped at the end): global_search and global_search_json
+ * over a `global_search` table with its full-text index (a FULLTEXT index on MariaDB, the FTS5
+ * table on SQLite), and bibliography_rows with use_union over a `publications` table with
+ * author_main / author_others. Spec publication-api-v1.md 3.2, 3.21 and 3.22.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renameAuthors } from '../../src/publication/v1/actions/texts.js';
 import { MARIADB } from '../helpers/mariadb-availability.js';
 import {
   type EngineCase,
@@ -117,6 +119,26 @@ const ROWS: (string | number | null)[][] = [
   ],
 ];
 
+const PUB_COLUMNS = [
+  'section_id',
+  'lang',
+  'title',
+  'author_main',
+  'author_others',
+  'authors_count',
+  'publication_date',
+];
+const PUBS: (string | number)[][] = [
+  [1, 'lg-spa', 'Exili', 'Serra, Joan', 'Puig, Maria', 2, '2001'],
+  [2, 'lg-spa', 'Presó', 'Puig, Maria', '', 1, '1999'],
+  [3, 'lg-spa', 'Frontera', 'Vidal, Pere', 'Puig, Maria; Roca, Anna', 3, '2005'],
+  [4, 'lg-spa', 'Memòria', 'Roca, Anna', '', 1, '2010'],
+  [5, 'lg-spa', 'Retorn', 'Puig, Maria', 'Serra, Joan', 2, '2003'],
+  [5, 'lg-cat', 'Retorn', 'Puig, Maria', 'Serra, Joan', 2, '2003'],
+];
+const PUB_DDL = `(section_id INT, lang VARCHAR(16), title VARCHAR(255), author_main VARCHAR(255),
+  author_others VARCHAR(255), authors_count INT, publication_date VARCHAR(16), PRIMARY KEY (section_id, lang))`;
+
 interface Built {
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -137,6 +159,11 @@ async function buildGlobalSearchDb(c: EngineCase): Promise<Built> {
       `INSERT INTO global_search (${COLUMNS.map((x) => `"${x}"`).join(', ')}) VALUES (${marks})`,
     );
     for (const r of ROWS) insert.run(...r);
+    db.exec(`CREATE TABLE publications ${PUB_DDL}`);
+    const pub = db.prepare(
+      `INSERT INTO publications (${PUB_COLUMNS.join(', ')}) VALUES (${PUB_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    for (const r of PUBS) pub.run(...r);
     db.exec(
       `CREATE VIRTUAL TABLE fts_global_search_full_data USING fts5(full_data, content='global_search', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
     );
@@ -161,6 +188,8 @@ async function buildGlobalSearchDb(c: EngineCase): Promise<Built> {
       r,
     );
   }
+  await conn.query(`CREATE TABLE \`${name}\`.publications ${PUB_DDL}`);
+  await conn.query(`INSERT INTO \`${name}\`.publications (${PUB_COLUMNS.join(', ')}) VALUES ?`, [PUBS]);
   await conn.end();
   return {
     env: { ...c.env, DB_NAMES: name },
@@ -172,7 +201,15 @@ async function buildGlobalSearchDb(c: EngineCase): Promise<Built> {
   };
 }
 
-describe.each(engineCases())('v1 global search on $engine', (c) => {
+describe('bibliography_rows author renaming', () => {
+  it('renames authors as a column only, never inside a quoted value', () => {
+    expect(
+      renameAuthors('authors = \'authors\' OR `authors` IS NULL OR co_authors = "authors"', 'author_main'),
+    ).toBe('author_main = \'authors\' OR author_main IS NULL OR co_authors = "authors"');
+  });
+});
+
+describe.each(engineCases())('v1 own tables on $engine', (c) => {
   let s: TestServer;
   let built: Built;
   const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
@@ -260,6 +297,50 @@ describe.each(engineCases())('v1 global search on $engine', (c) => {
     expect(await f({ thesaurus: ['ts1_1', 'ts1_2'] })).toEqual(['11', '4']);
     expect(await f({ thesaurus: 'ts1_3' })).toEqual(['4']);
     expect(await f({ birth_place: 'Girona', gender: 1 })).toEqual(['11']);
+  });
+
+  it('bibliography_rows orders single authors first, then by author (ordinal 0)', async () => {
+    const res = await v1('bibliography_rows', { ar_fields: 'section_id', lang: 'lg-spa', count: 'true' });
+    expect(res.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([2, 4, 5, 1, 3]);
+    expect(res.json.result.every((r: { ordinal: number }) => r.ordinal === 0)).toBe(true);
+    expect(res.json.total).toBe(5);
+  });
+
+  it('bibliography_rows with use_union lists main-author records, then other-author ones, each once', async () => {
+    const params = { ar_fields: 'section_id,title', lang: 'lg-spa', use_union: 'true', count: 'true' };
+    const res = await v1('bibliography_rows', { ...params, sql_filter: "authors LIKE '%Puig%'" });
+    expect(
+      res.json.result.map((r: { section_id: number; ordinal: number }) => [r.section_id, r.ordinal]),
+    ).toEqual([
+      [2, 0],
+      [5, 0],
+      [1, 1],
+      [3, 1],
+    ]);
+    expect(res.json.total).toBe(4);
+    expect(res.json.msg).toBe('Ok request done. bibliography_rows');
+    // Serra is main author of 1 and other author of 5: each record once, in its first part.
+    const serra = await v1('bibliography_rows', { ...params, sql_filter: "authors = 'Serra, Joan'" });
+    expect(serra.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([1, 5]);
+    const paged = await v1('bibliography_rows', {
+      ...params,
+      sql_filter: "authors LIKE '%Puig%'",
+      limit: '2',
+      offset: '1',
+    });
+    expect(paged.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([5, 1]);
+    expect(paged.json.total).toBe(4);
+    const bad = await v1('bibliography_rows', {
+      ...params,
+      sql_filter: 'authors = 1; DROP TABLE publications',
+    });
+    expect(bad.json.result).toBe(false);
+    expect(bad.json.msg).toMatch(/^Error on sql request\. Illegal sql_filter/);
+    const noColumns = await v1('bibliography_rows', { use_union: 'true', table: 'global_search' });
+    expect(noColumns.json).toEqual({
+      result: false,
+      msg: 'Error. use_union needs the column author_main in global_search',
+    });
   });
 
   it('global_search_json answers its own failure shapes', async () => {
