@@ -136,8 +136,14 @@ const PUBS: (string | number)[][] = [
   [5, 'lg-spa', 'Retorn', 'Puig, Maria', 'Serra, Joan', 2, '2003'],
   [5, 'lg-cat', 'Retorn', 'Puig, Maria', 'Serra, Joan', 2, '2003'],
 ];
-const PUB_DDL = `(section_id INT, lang VARCHAR(16), title VARCHAR(255), author_main VARCHAR(255),
-  author_others VARCHAR(255), authors_count INT, publication_date VARCHAR(16), PRIMARY KEY (section_id, lang))`;
+const PUB_DDL = `(section_id INT NOT NULL, lang VARCHAR(16) NOT NULL, title VARCHAR(255), author_main VARCHAR(255),
+  author_others VARCHAR(255), authors_count INT, publication_date VARCHAR(16), status VARCHAR(16) NOT NULL DEFAULT 'it''s new',
+  code VARCHAR(16) DEFAULT NULL, PRIMARY KEY (section_id, lang))`;
+/** Run after the rows are in, on both engines. */
+const PUB_INDEXES = [
+  'CREATE INDEX ix_pub_author ON publications (author_main)',
+  'CREATE UNIQUE INDEX ux_pub_code ON publications (code)',
+];
 
 interface Built {
   env: Record<string, string>;
@@ -164,6 +170,7 @@ async function buildGlobalSearchDb(c: EngineCase): Promise<Built> {
       `INSERT INTO publications (${PUB_COLUMNS.join(', ')}) VALUES (${PUB_COLUMNS.map(() => '?').join(', ')})`,
     );
     for (const r of PUBS) pub.run(...r);
+    for (const ix of PUB_INDEXES) db.exec(ix);
     db.exec(
       `CREATE VIRTUAL TABLE fts_global_search_full_data USING fts5(full_data, content='global_search', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
     );
@@ -190,6 +197,8 @@ async function buildGlobalSearchDb(c: EngineCase): Promise<Built> {
   }
   await conn.query(`CREATE TABLE \`${name}\`.publications ${PUB_DDL}`);
   await conn.query(`INSERT INTO \`${name}\`.publications (${PUB_COLUMNS.join(', ')}) VALUES ?`, [PUBS]);
+  await conn.query(`USE \`${name}\``);
+  for (const ix of PUB_INDEXES) await conn.query(ix);
   await conn.end();
   return {
     env: { ...c.env, DB_NAMES: name },
@@ -341,6 +350,31 @@ describe.each(engineCases())('v1 own tables on $engine', (c) => {
       result: false,
       msg: 'Error. use_union needs the column author_main in global_search',
     });
+  });
+
+  it('tables_info full reads Null, Key, Default and Extra from the catalogue', async () => {
+    const full = (await v1('tables_info', { full: 'true' })).json;
+    const described = Object.fromEntries(
+      full.publications.map(
+        (x: { Field: string; Null: string; Key: string; Default: unknown; Extra: string }) => [
+          x.Field,
+          [x.Null, x.Key, x.Default, x.Extra],
+        ],
+      ),
+    );
+    expect(described).toEqual({
+      section_id: ['NO', 'PRI', null, ''],
+      lang: ['NO', 'PRI', null, ''],
+      title: ['YES', '', null, ''],
+      author_main: ['YES', 'MUL', null, ''],
+      author_others: ['YES', '', null, ''],
+      authors_count: ['YES', '', null, ''],
+      publication_date: ['YES', '', null, ''],
+      status: ['NO', '', "it's new", ''],
+      code: ['YES', 'UNI', null, ''],
+    });
+    expect(full.global_search.map((x: { Field: string }) => x.Field)).not.toContain('id');
+    expect((await v1('tables_info')).json.publications).toEqual(Object.keys(described));
   });
 
   it('global_search_json answers its own failure shapes', async () => {

@@ -609,6 +609,42 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(full.json.interview[0]).toMatchObject({ Field: 'section_id' });
     });
 
+    it('describes columns with full as the engine does (SHOW COLUMNS on MariaDB, the pragmas on SQLite)', async () => {
+      const full = await v1('tables_info', { full: 'true' });
+      for (const table of ['interview', 'ts_themes', 'publications']) {
+        let want: Record<string, unknown>[];
+        if (c.engine === 'mariadb') {
+          want = await direct.query(`SHOW COLUMNS FROM ${direct.q(table)}`);
+        } else {
+          const cols = await direct.query<{
+            name: string;
+            type: string;
+            notnull: number;
+            dflt_value: string | null;
+            pk: number;
+          }>(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('${table}') ORDER BY cid`);
+          const pkCount = cols.filter((x) => x.pk > 0).length;
+          want = cols.map((x) => {
+            const rowid = x.pk > 0 && pkCount === 1 && /^integer$/i.test(x.type);
+            return {
+              Field: x.name,
+              Type: x.type,
+              Null: x.notnull || rowid ? 'NO' : 'YES',
+              Key: x.pk > 0 ? 'PRI' : expect.any(String),
+              Default: x.dflt_value === null ? null : expect.any(String),
+              Extra: rowid ? 'auto_increment' : '',
+            };
+          });
+        }
+        expect(full.json[table]).toEqual(want.filter((w) => w.Field !== 'id'));
+      }
+      const keys = full.json.interview
+        .filter((x: { Key: string }) => x.Key === 'PRI')
+        .map((x: { Field: string }) => x.Field);
+      expect(keys).toEqual(['section_id', 'lang']);
+      expect(full.json.interview.find((x: { Field: string }) => x.Field === 'section_id').Null).toBe('NO');
+    });
+
     it('returns publication_schema bare and the derived thesaurus settings', async () => {
       const schema = await v1('publication_schema');
       expect(schema.json.dd_relations.oh1).toBe('interview');
