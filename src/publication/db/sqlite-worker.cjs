@@ -97,7 +97,7 @@ function columnKeys(conn, table) {
   for (const ix of conn.prepare('SELECT name, "unique" AS u, origin FROM pragma_index_list(?)').all(table)) {
     if (ix.origin === 'pk') continue;
     const cols = conn.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(ix.name);
-    const first = cols[0] && cols[0].name;
+    const first = cols[0]?.name;
     if (!first) continue;
     const key = ix.u && cols.length === 1 ? 'UNI' : 'MUL';
     if (keys.get(first) !== 'UNI') keys.set(first, key);
