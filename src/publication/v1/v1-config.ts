@@ -23,6 +23,7 @@ const v1Schema = z.object({
   V1_SHOW_DEBUG: boolVar('V1_SHOW_DEBUG', false),
   V1_NUMBERS_AS_STRINGS: boolVar('V1_NUMBERS_AS_STRINGS', false),
   V1_SUBTITLES_URL_BASE: stringVar('V1_SUBTITLES_URL_BASE'),
+  V1_PUBLICACION_FILTER_SQL: stringVar('V1_PUBLICACION_FILTER_SQL'),
 });
 
 export interface V1Config {
@@ -45,6 +46,8 @@ export interface V1Config {
   numbersAsStrings: boolean;
   /** TEXT_SUBTITLES_URL_BASE; absent: `<V1_BASE_PATH>/subtitles/`. */
   subtitlesUrlBase: string;
+  /** PUBLICACION_FILTER_SQL: a condition in the safe SQL subset (publication-filter.ts). */
+  publicationFilterSql?: string;
 }
 
 /** Reads the v1 settings; `problems` collects what is wrong; undefined when v1 is off. */
@@ -98,5 +101,6 @@ export function loadV1Config(
     showDebug: e.V1_SHOW_DEBUG,
     numbersAsStrings: e.V1_NUMBERS_AS_STRINGS,
     subtitlesUrlBase: e.V1_SUBTITLES_URL_BASE ?? `${basePath}/subtitles/`,
+    publicationFilterSql: e.V1_PUBLICACION_FILTER_SQL,
   };
 }
