@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renameAuthors } from '../../src/publication/v1/actions/texts.js';
@@ -375,6 +376,104 @@ describe.each(engineCases())('v1 own tables on $engine', (c) => {
     });
     expect(full.global_search.map((x: { Field: string }) => x.Field)).not.toContain('id');
     expect((await v1('tables_info')).json.publications).toEqual(Object.keys(described));
+  });
+
+  it('global_search_json answers one of its shapes to any json_search, never a server fault', async () => {
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom('*', '>=2001', '<x', "a' OR 1=1", '%', 'ts1_1'),
+      fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant('*')), { maxLength: 3 }),
+      fc.json({ maxDepth: 1 }),
+    );
+    const names = fc.constantFrom(
+      'birth_place',
+      'name_surname',
+      'gender',
+      'start_date',
+      'dead_at_prison',
+      'thesaurus',
+      'stolpersteine',
+      'data_mod',
+      'prison',
+      'nope',
+      '__proto__',
+    );
+    const search = fc.record(
+      {
+        database: value,
+        lang: fc.oneof(fc.constantFrom('ca', 'es', 'en', 'fr', 'de'), value),
+        query: fc.oneof(fc.constantFrom('exili', "'exili memòria'", '+exili -frontera', '"'), value),
+        filters: fc.oneof(fc.dictionary(names, value, { maxKeys: 3 }), value),
+        pagination: fc.oneof(fc.record({ limit: value, offset: value }, { requiredKeys: [] }), value),
+        sort: fc.oneof(fc.record({ name: value, direction: value }, { requiredKeys: [] }), value),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          search.map((x) => JSON.stringify(x)),
+          fc.string({ maxLength: 30 }),
+        ),
+        async (text) => {
+          const res = await v1('global_search_json', { json_search: text });
+          expect(res.status).toBe(200);
+          const body = res.json;
+          if (body.results === false) {
+            expect(Object.keys(body).sort()).toEqual(
+              Object.keys(body).length === 1 ? ['results'] : ['error_id', 'error_msg', 'results'],
+            );
+            if (body.error_msg !== undefined) expect(body.error_msg).not.toMatch(/Check server log/);
+          } else {
+            expect(typeof body.total).toBe('number');
+            expect(Array.isArray(body.results)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('process_result answers rows or a v1 error to any spec, never a server fault', async () => {
+    const spec = fc.record(
+      {
+        fn: fc.constantFrom(
+          'add_parents_and_children_recursive',
+          'add_parents_or_children',
+          'break_down_totals',
+          'sum_totals',
+          'resolve_indexation_fragments',
+        ),
+        columns: fc.oneof(
+          fc.array(fc.record({ name: fc.constantFrom('title', 'author_others', 'x') })),
+          fc.json(),
+        ),
+        columns_name: fc.oneof(fc.array(fc.constantFrom('title', 'author_others', 'x')), fc.json()),
+        base_column: fc.oneof(fc.constantFrom('author_others', 'title', 'nope'), fc.json()),
+        total_column: fc.oneof(fc.constantFrom('authors_count', 'title'), fc.json()),
+        split_columns: fc.oneof(fc.array(fc.constantFrom('title', 'author_main')), fc.json()),
+        separator: fc.oneof(fc.constantFrom('; ', ' | ', ''), fc.json()),
+        column: fc.oneof(fc.constantFrom('title', 'author_main'), fc.json()),
+      },
+      { requiredKeys: ['fn'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(spec, async (p) => {
+        const res = await v1('records', {
+          table: 'publications',
+          ar_fields:
+            'section_id, lang, title, author_main, author_others, authors_count, author_others AS term_id',
+          process_result: JSON.stringify(p),
+        });
+        expect(res.status).toBe(200);
+        if (res.json.result === false) expect(res.json.msg).not.toMatch(/Check server log/);
+        else expect(Array.isArray(res.json.result)).toBe(true);
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('global_search_json answers its own failure shapes', async () => {
