@@ -104,6 +104,24 @@ describe.each(engineCases())('v1 PUBLICACION_FILTER_SQL on $engine', (c) => {
     expect(narrowed.json.search_data.total).toBe(0);
   });
 
+  it('accepts the configured filter itself as a records sql_filter, leading AND and all', async () => {
+    const all = await direct.query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM ${direct.q('ts_themes')} WHERE lang = 'lg-spa'`,
+    );
+    const res = await v1('records', {
+      table: 'ts_themes',
+      ar_fields: 'section_id',
+      lang: 'lg-spa',
+      count: 'true',
+      sql_filter: ` AND section_id <> ${hidden.section_id}`,
+    });
+    expect(res.json.total).toBe(Number(all[0]!.n) - 1);
+    expect(res.json.result.map((r: { section_id: number }) => r.section_id)).not.toContain(hidden.section_id);
+    // Any other fragment with a leading AND is still refused, as upstream's SQL was invalid.
+    const other = await v1('records', { table: 'ts_themes', sql_filter: ' AND section_id <> 1' });
+    expect(other.json.result).toBe(false);
+  });
+
   it('thesaurus_random_term takes publication_filter_sql, which cannot lift the configured filter', async () => {
     const [indexed] = await direct.query<{ section_id: number; term_id: string }>(
       `SELECT section_id, term_id FROM ${direct.q('ts_themes')}

@@ -6,7 +6,8 @@
  * names it: loading a thesaurus term, resolving portal rows (unless the call gives that table a
  * portal_filter), thesaurus_search and thesaurus_random_term. Those two also take a
  * `publication_filter_sql` parameter, which is ANDed with the configured filter, never put in
- * its place (a client must not be able to lift the operator's filter).
+ * its place (a client must not be able to lift the operator's filter). A `records` sql_filter
+ * equal to it is read the same way (isPublicationFilter).
  */
 import type { Expr } from '../db/expr.js';
 import type { TableInfo } from '../db/types.js';
@@ -14,7 +15,7 @@ import { parseCondition } from './sql-subset.js';
 import { optString, type V1Call } from './v1-call.js';
 
 /** The condition of a legacy fragment: a leading `AND` dropped; blank means none. */
-function fragmentCondition(name: string, text: string | undefined, info: TableInfo): Expr | undefined {
+export function fragmentCondition(name: string, text: string | undefined, info: TableInfo): Expr | undefined {
   const body = (text ?? '').replace(/^\s*and\b/i, '').trim();
   return body === '' ? undefined : parseCondition(name, body, { tables: [info] });
 }
@@ -29,4 +30,14 @@ export function publicationFilter(call: V1Call, info: TableInfo, withParam = fal
   ].filter((e): e is Expr => e !== undefined);
   if (items.length === 0) return undefined;
   return items.length === 1 ? items[0] : { kind: 'and', items };
+}
+
+/**
+ * True when a client's sql_filter is the configured filter itself: sites send
+ * PUBLICACION_FILTER_SQL (` AND publicacion='si'`) as `sql_filter`, which upstream appended
+ * without its parentheses, so its leading AND is dropped there too (spec 3.1).
+ */
+export function isPublicationFilter(call: V1Call, sqlFilter: string): boolean {
+  const configured = call.v1.publicationFilterSql;
+  return configured !== undefined && configured.trim() !== '' && sqlFilter.trim() === configured.trim();
 }
