@@ -476,6 +476,27 @@ describe.each(engineCases())('v1 own tables on $engine', (c) => {
     );
   });
 
+  it('reads the table V1_TABLE_GLOBAL_SEARCH names', async () => {
+    const other = await startTestServer(
+      { ...c, env: built.env },
+      { V1_API_CODE: CODE, V1_TABLE_GLOBAL_SEARCH: 'publications' },
+    );
+    try {
+      const url = (action: string, params: Record<string, string>) =>
+        `${new URL(other.base).origin}/publication/server_api/v1/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`;
+      const plain = await rawRequest(url('global_search', { ar_fields: 'section_id,title', lang: 'lg-cat' }));
+      expect(plain.json.result).toEqual([{ table: 'publications', section_id: 5, title: 'Retorn' }]);
+      const json = await rawRequest(url('global_search_json', { json_search: '{}' }));
+      expect(json.json).toEqual({
+        results: false,
+        error_msg: 'publications has no column link',
+        error_id: 1,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('global_search_json answers its own failure shapes', async () => {
     expect((await v1('global_search_json', { json_search: '{not json' })).json).toEqual({ results: false });
     expect(await json({ filters: { nope: 1 } })).toEqual({

@@ -227,7 +227,7 @@ export async function globalSearchJsonAction(call: V1Call): Promise<unknown> {
   const search = readJsonSearch(call.options.json_search);
   if (!search) return { results: false };
   try {
-    const table = await tableOf(call, 'global_search');
+    const table = await tableOf(call, call.v1.globalSearchTable);
     for (const needed of ['link', 'fields']) {
       if (!table.columnsByName.has(needed)) throw new V1Error(`${table.name} has no column ${needed}`);
     }

@@ -161,7 +161,7 @@ export function renameAuthors(sql: string, column: string): string {
 export async function globalSearchAction(call: V1Call): Promise<unknown> {
   const { options } = call;
   try {
-    const table = await tableOf(call, 'global_search');
+    const table = await tableOf(call, call.v1.globalSearchTable);
     const column = 'full_data';
     const modifier = (optString(options, 'search_modifier') ?? 'IN BOOLEAN MODE').trim().toUpperCase();
     if (modifier !== 'IN BOOLEAN MODE' && modifier !== 'IN NATURAL LANGUAGE MODE') {
