@@ -441,6 +441,17 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
         got.set(r.authors, r.n);
       }
       expect(got).toEqual(want);
+      // Without a total column each row counts once.
+      const ungrouped = await v1('records', {
+        table: 'publications',
+        ar_fields: 'authors',
+        sql_filter: 'authors IS NOT NULL',
+        lang: 'lg-spa',
+        process_result: JSON.stringify({ fn: 'break_down_totals', base_column: 'authors', separator: '; ' }),
+      });
+      expect(
+        new Map(ungrouped.json.result.map((r: { authors: string; total: number }) => [r.authors, r.total])),
+      ).toEqual(want);
       const missing = await v1('records', {
         table: 'publications',
         limit: '1',

@@ -173,7 +173,8 @@ const toNumber = (v: unknown): number => {
  * ("Girona | Lleida", as a GROUP_CONCAT of a multi-valued field gives) count once for each
  * value. Each value becomes one row (the first row it appeared in, with `base_column` set to
  * that value and each `split_columns` column to its value at the same position), and the
- * `total_column` of every row it appears in is summed into it. Rows keep first-seen order.
+ * `total_column` of every row it appears in is summed into it (a row without that column counts
+ * 1). Rows keep first-seen order.
  */
 function breakDownTotals(rows: V1Row[], spec: Record<string, unknown>): V1Row[] {
   const base = spec.base_column;
@@ -187,6 +188,7 @@ function breakDownTotals(rows: V1Row[], spec: Record<string, unknown>): V1Row[] 
     const raw = row[base];
     if (raw === null || raw === undefined) continue;
     const parts = String(raw).split(separator);
+    const weight = totalColumn in row ? toNumber(row[totalColumn]) : 1;
     const splitParts = splits.map((c) =>
       row[c] === null || row[c] === undefined ? [] : String(row[c]).split(separator),
     );
@@ -195,10 +197,10 @@ function breakDownTotals(rows: V1Row[], spec: Record<string, unknown>): V1Row[] 
       if (value === '') return;
       const found = byValue.get(value);
       if (found) {
-        found[totalColumn] = toNumber(found[totalColumn]) + toNumber(row[totalColumn]);
+        found[totalColumn] = toNumber(found[totalColumn]) + weight;
         return;
       }
-      const made: V1Row = { ...row, [base]: value, [totalColumn]: toNumber(row[totalColumn]) };
+      const made: V1Row = { ...row, [base]: value, [totalColumn]: weight };
       splits.forEach((c, k) => {
         const own = splitParts[k] ?? [];
         if (own.length === parts.length) made[c] = (own[i] ?? '').trim();
