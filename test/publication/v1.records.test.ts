@@ -349,6 +349,162 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(res.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([1, ...kids]);
     });
 
+    it('adds every ancestor and descendant with add_parents_and_children_recursive', async () => {
+      // Reference: the closure over parent (a term_id) and children (locators), read directly.
+      const all = await direct.query<{
+        section_id: number;
+        term_id: string;
+        parent: string | null;
+        children: string | null;
+      }>(`SELECT section_id, term_id, parent, children FROM ${direct.q('ts_themes')} WHERE lang = 'lg-spa'`);
+      const byTerm = new Map(all.map((r) => [r.term_id, r]));
+      const bySection = new Map(all.map((r) => [r.section_id, r]));
+      const start = all.find((r) => r.parent && r.children?.startsWith('[{'))!;
+      const seen = new Set([start.section_id]);
+      const queue = [start];
+      while (queue.length > 0) {
+        const r = queue.shift()!;
+        const next = [
+          // parent is stored as a bare term_id or as a JSON list of one
+          ...(r.parent
+            ? r.parent.startsWith('[')
+              ? (JSON.parse(r.parent) as string[])
+              : [r.parent]
+            : []
+          ).map((t) => byTerm.get(t)),
+          ...((r.children ? JSON.parse(r.children) : []) as { section_id: string }[]).map((l) =>
+            bySection.get(Number(l.section_id)),
+          ),
+        ];
+        for (const n of next) {
+          if (n && !seen.has(n.section_id)) {
+            seen.add(n.section_id);
+            queue.push(n);
+          }
+        }
+      }
+      expect(seen.size).toBeGreaterThan(3);
+      const res = await v1('records', {
+        table: 'ts_themes',
+        ar_fields: 'section_id,term_id,parent,children',
+        section_id: String(start.section_id),
+        lang: 'lg-spa',
+        process_result: JSON.stringify({
+          fn: 'process_result::add_parents_and_children_recursive',
+          columns: [{ name: 'parent' }, { name: 'children' }],
+        }),
+      });
+      const ids = res.json.result.map((r: { section_id: number }) => r.section_id);
+      expect(ids[0]).toBe(start.section_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect([...ids].sort((a, b) => a - b)).toEqual([...seen].sort((a, b) => a - b));
+      const bad = await v1('records', {
+        table: 'ts_themes',
+        section_id: '1',
+        process_result: JSON.stringify({
+          fn: 'add_parents_and_children_recursive',
+          columns: [{ name: 'nope' }],
+        }),
+      });
+      expect(bad.json).toMatchObject({
+        result: false,
+        msg: 'Error. process_result: unknown column nope in ts_themes',
+      });
+    });
+
+    it('splits grouped multi-valued rows and sums their totals with break_down_totals', async () => {
+      const pubs = await direct.query<{ authors: string }>(
+        `SELECT authors FROM ${direct.q('publications')} WHERE lang = 'lg-spa' AND authors IS NOT NULL`,
+      );
+      const want = new Map<string, number>();
+      for (const p of pubs)
+        for (const a of p.authors.split('; ')) want.set(a.trim(), (want.get(a.trim()) ?? 0) + 1);
+      expect(pubs.some((p) => p.authors.includes('; '))).toBe(true);
+      const res = await v1('records', {
+        table: 'publications',
+        ar_fields: 'authors, authors AS copy, COUNT(*) AS n',
+        sql_filter: 'authors IS NOT NULL',
+        lang: 'lg-spa',
+        group: 'authors',
+        process_result: JSON.stringify({
+          fn: 'process_result::break_down_totals',
+          base_column: 'authors',
+          total_column: 'n',
+          split_columns: ['copy'],
+          separator: '; ',
+        }),
+      });
+      const got = new Map<string, number>();
+      for (const r of res.json.result as { authors: string; copy: string; n: number }[]) {
+        expect(r.copy).toBe(r.authors);
+        expect(got.has(r.authors)).toBe(false);
+        got.set(r.authors, r.n);
+      }
+      expect(got).toEqual(want);
+      // Without a total column each row counts once.
+      const ungrouped = await v1('records', {
+        table: 'publications',
+        ar_fields: 'authors',
+        sql_filter: 'authors IS NOT NULL',
+        lang: 'lg-spa',
+        process_result: JSON.stringify({ fn: 'break_down_totals', base_column: 'authors', separator: '; ' }),
+      });
+      expect(
+        new Map(ungrouped.json.result.map((r: { authors: string; total: number }) => [r.authors, r.total])),
+      ).toEqual(want);
+      const missing = await v1('records', {
+        table: 'publications',
+        limit: '1',
+        process_result: JSON.stringify({ fn: 'break_down_totals' }),
+      });
+      expect(missing.json).toMatchObject({
+        result: false,
+        msg: 'Error. break_down_totals needs base_column',
+      });
+    });
+
+    it('counts the rows naming each term with sum_totals', async () => {
+      const interviews = await direct.query<{ section_id: number; informant: string | null }>(
+        `SELECT section_id, informant FROM ${direct.q('interview')} WHERE lang = 'lg-spa' ORDER BY section_id`,
+      );
+      const want = new Map<string, number[]>();
+      for (const i of interviews) {
+        for (const id of (i.informant ? JSON.parse(i.informant) : []) as (string | number)[])
+          want.set(String(id), [...(want.get(String(id)) ?? []), i.section_id]);
+      }
+      const res = await v1('records', {
+        table: 'interview',
+        ar_fields: 'section_id, informant AS term_id',
+        lang: 'lg-spa',
+        process_result: JSON.stringify({ fn: 'process_result::sum_totals' }),
+      });
+      const got = res.json.result as {
+        term_id: string;
+        total: number;
+        section_id: number[];
+        term: unknown;
+        geojson: unknown;
+      }[];
+      expect(got.length).toBe(want.size);
+      for (const t of got) {
+        expect(t.section_id).toEqual(want.get(t.term_id));
+        expect(t.total).toBe(t.section_id.length);
+        expect(Object.keys(t)).toEqual(['term_id', 'term', 'geojson', 'total', 'section_id']);
+      }
+      const terms = await v1('records', {
+        table: 'ts_themes',
+        ar_fields: 'section_id, term_id, term',
+        section_id: '1,2',
+        lang: 'lg-spa',
+        process_result: JSON.stringify({ fn: 'sum_totals' }),
+      });
+      expect(terms.json.result.map((t: { term_id: string; total: number }) => [t.term_id, t.total])).toEqual([
+        ['ts1_1', 1],
+        ['ts1_2', 1],
+      ]);
+      expect(typeof terms.json.result[0].term).toBe('string');
+    });
+
     it('replaces a locator column by its fragments with resolve_indexation_fragments', async () => {
       const [row] = await direct.query<{ section_id: number }>(
         `SELECT section_id FROM ${direct.q('ts_onomastic')} WHERE indexation LIKE '[{%' ORDER BY section_id LIMIT 1`,
@@ -462,6 +618,42 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(res.json.publication_schema).not.toContain('id');
       const full = await v1('tables_info', { full: 'true' });
       expect(full.json.interview[0]).toMatchObject({ Field: 'section_id' });
+    });
+
+    it('describes columns with full as the engine does (SHOW COLUMNS on MariaDB, the pragmas on SQLite)', async () => {
+      const full = await v1('tables_info', { full: 'true' });
+      for (const table of ['interview', 'ts_themes', 'publications']) {
+        let want: Record<string, unknown>[];
+        if (c.engine === 'mariadb') {
+          want = await direct.query(`SHOW COLUMNS FROM ${direct.q(table)}`);
+        } else {
+          const cols = await direct.query<{
+            name: string;
+            type: string;
+            notnull: number;
+            dflt_value: string | null;
+            pk: number;
+          }>(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('${table}') ORDER BY cid`);
+          const pkCount = cols.filter((x) => x.pk > 0).length;
+          want = cols.map((x) => {
+            const rowid = x.pk > 0 && pkCount === 1 && /^integer$/i.test(x.type);
+            return {
+              Field: x.name,
+              Type: x.type,
+              Null: x.notnull || rowid ? 'NO' : 'YES',
+              Key: x.pk > 0 ? 'PRI' : expect.any(String),
+              Default: x.dflt_value === null ? null : expect.any(String),
+              Extra: rowid ? 'auto_increment' : '',
+            };
+          });
+        }
+        expect(full.json[table]).toEqual(want.filter((w) => w.Field !== 'id'));
+      }
+      const keys = full.json.interview
+        .filter((x: { Key: string }) => x.Key === 'PRI')
+        .map((x: { Field: string }) => x.Field);
+      expect(keys).toEqual(['section_id', 'lang']);
+      expect(full.json.interview.find((x: { Field: string }) => x.Field === 'section_id').Null).toBe('NO');
     });
 
     it('returns publication_schema bare and the derived thesaurus settings', async () => {

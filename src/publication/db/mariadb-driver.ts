@@ -3,7 +3,7 @@
  * statements (`execute`), every session read-only. Catalogue queries use information_schema.
  */
 import mysql from 'mysql2/promise';
-import { buildSchema, type RawColumn } from './schema-builder.js';
+import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
 import { backtickDialect, buildCount, buildFacet, buildSelect } from './sql-builder.js';
 import {
@@ -142,9 +142,10 @@ export class MariadbDriver implements Driver {
 
   async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {
     const [columns, tables, fulltextRows, indexRows] = await Promise.all([
-      this.run<{ t: string; c: string; ty: string }>(
+      this.run<{ t: string; c: string; ty: string; nu: string; k: string; d: string | null; x: string }>(
         db,
-        `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLUMN_TYPE AS ty FROM information_schema.COLUMNS
+        `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLUMN_TYPE AS ty, IS_NULLABLE AS nu, COLUMN_KEY AS k,
+           COLUMN_DEFAULT AS d, EXTRA AS x FROM information_schema.COLUMNS
          WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`,
         [db],
         options,
@@ -170,7 +171,12 @@ export class MariadbDriver implements Driver {
         options,
       ),
     ]);
-    const raw: RawColumn[] = columns.map((r) => ({ table: r.t, name: r.c, type: r.ty }));
+    const raw: RawColumn[] = columns.map((r) => ({
+      table: r.t,
+      name: r.c,
+      type: r.ty,
+      catalog: { nullable: r.nu === 'YES', key: r.k ?? '', default: catalogDefault(r.d), extra: r.x ?? '' },
+    }));
     const estimates = new Map(tables.map((r) => [r.t, Number(r.n ?? 0)]));
     const byTable = (rows: { t: string; c: string }[]) => {
       const map = new Map<string, Set<string>>();

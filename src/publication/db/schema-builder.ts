@@ -3,12 +3,26 @@
  * share the rules (what counts as multilingual, how columns are indexed by name).
  */
 import { columnKind } from './column-kind.js';
-import type { DatabaseSchema, TableInfo } from './types.js';
+import type { ColumnCatalog, ColumnInfo, DatabaseSchema, TableInfo } from './types.js';
 
 export interface RawColumn {
   table: string;
   name: string;
   type: string;
+  catalog?: ColumnCatalog;
+}
+
+/**
+ * A catalogue default as SHOW COLUMNS prints it. information_schema (MariaDB 10.2+) and SQLite's
+ * pragma give the SQL text of the default: `NULL`, a quoted literal `'draft'`, a number or an
+ * expression such as `current_timestamp()`. Quoted literals are unquoted, NULL is null.
+ */
+export function catalogDefault(sql: string | null | undefined): string | null {
+  if (sql === null || sql === undefined) return null;
+  const t = sql.trim();
+  if (/^null$/i.test(t)) return null;
+  const quoted = /^'((?:[^']|'')*)'$/s.exec(t);
+  return quoted ? quoted[1]!.replaceAll("''", "'") : t;
 }
 
 export function buildSchema(
@@ -32,7 +46,8 @@ export function buildSchema(
       };
       tables.set(c.table, t);
     }
-    const info = { name: c.name, type: c.type, kind: columnKind(c.type) };
+    const info: ColumnInfo = { name: c.name, type: c.type, kind: columnKind(c.type) };
+    if (c.catalog) info.catalog = c.catalog;
     t.columns.push(info);
     t.columnsByName.set(c.name, info);
     if (c.name === 'lang') t.hasLang = true;

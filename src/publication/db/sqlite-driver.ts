@@ -2,7 +2,7 @@
  * SQLite engine: each allowed database is a read-only file `<dir>/<db>.sqlite`, queried through
  * the worker pool so the event loop never waits on the synchronous better-sqlite3 calls.
  */
-import { buildSchema, type RawColumn } from './schema-builder.js';
+import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
 import { buildCount, buildFacet, buildSelect, sqliteDialect } from './sql-builder.js';
 import { SqliteWorkerError, SqliteWorkerPool } from './sqlite-worker-pool.js';
@@ -60,7 +60,10 @@ export class SqliteDriver implements Driver {
     const raw = await this.run<RawIntrospection>(db, { op: 'introspect' }, options);
     const fulltext = new Map(Object.entries(raw.fulltext).map(([t, cols]) => [t, new Set(cols)]));
     const indexed = new Map(Object.entries(raw.indexed ?? {}).map(([t, cols]) => [t, new Set(cols)]));
-    return buildSchema(raw.columns, new Map(Object.entries(raw.estimates)), fulltext, indexed);
+    const columns = raw.columns.map((c) =>
+      c.catalog ? { ...c, catalog: { ...c.catalog, default: catalogDefault(c.catalog.default) } } : c,
+    );
+    return buildSchema(columns, new Map(Object.entries(raw.estimates)), fulltext, indexed);
   }
 
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {

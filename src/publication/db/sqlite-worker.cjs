@@ -88,6 +88,23 @@ function fts5Columns(sql) {
   return { table: content[1], columns };
 }
 
+/**
+ * SHOW COLUMNS' Key for the columns of ordinary indexes: UNI for the column of a one-column
+ * unique index, MUL for the first column of any other index (MariaDB's rule).
+ */
+function columnKeys(conn, table) {
+  const keys = new Map();
+  for (const ix of conn.prepare('SELECT name, "unique" AS u, origin FROM pragma_index_list(?)').all(table)) {
+    if (ix.origin === 'pk') continue;
+    const cols = conn.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(ix.name);
+    const first = cols[0]?.name;
+    if (!first) continue;
+    const key = ix.u && cols.length === 1 ? 'UNI' : 'MUL';
+    if (keys.get(first) !== 'UNI') keys.set(first, key);
+  }
+  return keys;
+}
+
 function introspect(db) {
   const { conn } = open(db);
   const objects = conn
@@ -102,8 +119,26 @@ function introspect(db) {
   );
   const columns = [];
   for (const t of tables) {
-    for (const c of conn.prepare('SELECT name, type FROM pragma_table_info(?) ORDER BY cid').all(t.name)) {
-      columns.push({ table: t.name, name: c.name, type: c.type });
+    const keys = columnKeys(conn, t.name);
+    const pkCount = conn.prepare('SELECT count(*) AS n FROM pragma_table_info(?) WHERE pk > 0').get(t.name).n;
+    for (const c of conn
+      .prepare(
+        'SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info(?) ORDER BY cid',
+      )
+      .all(t.name)) {
+      // An INTEGER PRIMARY KEY alone is the rowid: never NULL, filled in automatically.
+      const rowid = c.pk > 0 && pkCount === 1 && /^integer$/i.test(c.type);
+      columns.push({
+        table: t.name,
+        name: c.name,
+        type: c.type,
+        catalog: {
+          nullable: !(c.nn || rowid),
+          key: c.pk > 0 ? 'PRI' : keys.get(c.name) || '',
+          default: c.d,
+          extra: rowid ? 'auto_increment' : '',
+        },
+      });
     }
   }
   const estimates = {};

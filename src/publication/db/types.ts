@@ -11,6 +11,18 @@ export interface ColumnInfo {
   /** The SQL type name as the engine reports it (`int(11)`, `mediumtext`, `INTEGER`, ...). */
   type: string;
   kind: ColumnKind;
+  /** The column as SHOW COLUMNS describes it (v1 tables_info full); absent in hand-made schemas. */
+  catalog?: ColumnCatalog;
+}
+
+export interface ColumnCatalog {
+  nullable: boolean;
+  /** `PRI`, `UNI`, `MUL` or empty, as MariaDB's COLUMN_KEY. */
+  key: string;
+  /** The default as SHOW COLUMNS prints it: unquoted text, or null for none / NULL. */
+  default: string | null;
+  /** `auto_increment` and the like, or empty. */
+  extra: string;
 }
 
 export interface TableInfo {

@@ -20,6 +20,7 @@ import {
   tableThesaurusMapAction,
 } from './actions/catalog.js';
 import { combiAction } from './actions/combi.js';
+import { globalSearchJsonAction } from './actions/global-search-json.js';
 import { recordsAction } from './actions/records.js';
 import { bibliographyRowsAction, globalSearchAction, textFragmentAction } from './actions/texts.js';
 import {
@@ -68,8 +69,8 @@ export const ACTIONS: Record<string, V1Action> = {
   text_fragment: textFragmentAction,
   bibliography_rows: bibliographyRowsAction,
   global_search: globalSearchAction,
-  global_search_json: notSupported('global_search_json (the mdcat JSON search)'),
-  global_search_mdcat: notSupported('global_search_mdcat (the mdcat JSON search)'),
+  global_search_json: globalSearchJsonAction,
+  global_search_mdcat: globalSearchJsonAction,
   search_tipos: notSupported('search_tipos (a Numisdata-specific query)'),
 };
 

@@ -23,6 +23,8 @@ const v1Schema = z.object({
   V1_SHOW_DEBUG: boolVar('V1_SHOW_DEBUG', false),
   V1_NUMBERS_AS_STRINGS: boolVar('V1_NUMBERS_AS_STRINGS', false),
   V1_SUBTITLES_URL_BASE: stringVar('V1_SUBTITLES_URL_BASE'),
+  V1_PUBLICACION_FILTER_SQL: stringVar('V1_PUBLICACION_FILTER_SQL'),
+  V1_TABLE_GLOBAL_SEARCH: stringVarOr('V1_TABLE_GLOBAL_SEARCH', 'global_search'),
 });
 
 export interface V1Config {
@@ -45,6 +47,10 @@ export interface V1Config {
   numbersAsStrings: boolean;
   /** TEXT_SUBTITLES_URL_BASE; absent: `<V1_BASE_PATH>/subtitles/`. */
   subtitlesUrlBase: string;
+  /** PUBLICACION_FILTER_SQL: a condition in the safe SQL subset (publication-filter.ts). */
+  publicationFilterSql?: string;
+  /** TABLE_GLOBAL_SEARCH: the table of global_search and global_search_json. */
+  globalSearchTable: string;
 }
 
 /** Reads the v1 settings; `problems` collects what is wrong; undefined when v1 is off. */
@@ -59,6 +65,9 @@ export function loadV1Config(
   }
   if (!LANG_PATTERN.test(e.V1_DEFAULT_LANG)) {
     problems.push(`V1_DEFAULT_LANG must look like lg-spa, got "${e.V1_DEFAULT_LANG}"`);
+  }
+  if (!IDENTIFIER.test(e.V1_TABLE_GLOBAL_SEARCH)) {
+    problems.push(`V1_TABLE_GLOBAL_SEARCH must be a table name, got "${e.V1_TABLE_GLOBAL_SEARCH}"`);
   }
   for (const table of e.V1_TABLE_THESAURUS ?? []) {
     if (!IDENTIFIER.test(table)) problems.push(`V1_TABLE_THESAURUS item "${table}" is not a table name`);
@@ -98,5 +107,7 @@ export function loadV1Config(
     showDebug: e.V1_SHOW_DEBUG,
     numbersAsStrings: e.V1_NUMBERS_AS_STRINGS,
     subtitlesUrlBase: e.V1_SUBTITLES_URL_BASE ?? `${basePath}/subtitles/`,
+    publicationFilterSql: e.V1_PUBLICACION_FILTER_SQL,
+    globalSearchTable: e.V1_TABLE_GLOBAL_SEARCH,
   };
 }

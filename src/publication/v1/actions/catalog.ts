@@ -8,8 +8,9 @@ import { optBool, type V1Call } from '../v1-call.js';
 import { readPublicationSchema } from './portals.js';
 
 /**
- * `{table: [columns]}` without `id`; with `full`, SHOW COLUMNS-shaped objects. Only the name and
- * type are introspected: Null, Key, Default and Extra are answered as "YES", "", null and "".
+ * `{table: [columns]}` without `id`; with `full`, SHOW COLUMNS-shaped objects read from the
+ * engine's catalogue when the schema is introspected (information_schema.COLUMNS on MariaDB,
+ * pragma_table_info / pragma_index_list on SQLite; see db/schema-builder.ts).
  */
 export async function tablesInfoAction(call: V1Call): Promise<unknown> {
   const full = optBool(call.options, 'full', false);
@@ -18,7 +19,14 @@ export async function tablesInfoAction(call: V1Call): Promise<unknown> {
   for (const name of [...schema.tables.keys()].sort()) {
     const columns = schema.tables.get(name)!.columns.filter((c) => c.name !== 'id');
     out[name] = full
-      ? columns.map((c) => ({ Field: c.name, Type: c.type, Null: 'YES', Key: '', Default: null, Extra: '' }))
+      ? columns.map((c) => ({
+          Field: c.name,
+          Type: c.type,
+          Null: c.catalog?.nullable === false ? 'NO' : 'YES',
+          Key: c.catalog?.key ?? '',
+          Default: c.catalog?.default ?? null,
+          Extra: c.catalog?.extra ?? '',
+        }))
       : columns.map((c) => c.name);
   }
   return out;

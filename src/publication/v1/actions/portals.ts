@@ -10,6 +10,7 @@
 import type { Expr } from '../../db/expr.js';
 import type { Condition } from '../../db/types.js';
 import { parseTags } from '../../text/tag-grammar.js';
+import { publicationFilter } from '../publication-filter.js';
 import { parseCondition } from '../sql-subset.js';
 import { optBool, optLang, optObject, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
@@ -80,12 +81,12 @@ async function fetchByKeys(
   return found;
 }
 
-function portalFilterFor(call: V1Call, filters: Record<string, unknown> | undefined, table: string) {
+/** The call's portal_filter for `table`, or else the configured PUBLICACION_FILTER_SQL (spec 3.0). */
+async function portalFilterFor(call: V1Call, filters: Record<string, unknown> | undefined, table: string) {
   const text = filters?.[table];
-  if (typeof text !== 'string' || text.trim() === '') return Promise.resolve(undefined);
-  return tableOf(call, table, 'portal_filter').then((info) =>
-    parseCondition('portal_filter', text, { tables: [info] }),
-  );
+  const info = await tableOf(call, table, 'portal_filter');
+  if (typeof text !== 'string' || text.trim() === '') return publicationFilter(call, info);
+  return parseCondition('portal_filter', text, { tables: [info] });
 }
 
 /** Replaces `column` of each row by the rows it points at in `target`. */

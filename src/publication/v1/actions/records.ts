@@ -6,6 +6,7 @@
  */
 import type { Expr, ExprOrder } from '../../db/expr.js';
 import type { Condition, Row, SelectQuery, TableInfo } from '../../db/types.js';
+import { fragmentCondition, isPublicationFilter } from '../publication-filter.js';
 import { parseCondition, parseFieldList, parseFullSelect, parseGroup, parseOrder } from '../sql-subset.js';
 import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
@@ -68,7 +69,10 @@ function buildTableQuery(
   if (section) where.push(section);
   const filters: Expr[] = extraFilter ? [extraFilter] : [];
   const sqlFilter = optString(options, 'sql_filter');
-  if (sqlFilter !== undefined && sqlFilter.trim() !== '')
+  if (sqlFilter !== undefined && isPublicationFilter(call, sqlFilter)) {
+    const configured = fragmentCondition('sql_filter', sqlFilter, info);
+    if (configured) filters.push(configured);
+  } else if (sqlFilter !== undefined && sqlFilter.trim() !== '')
     filters.push(parseCondition('sql_filter', sqlFilter, scope));
   if (lang !== undefined && info.hasLang) where.push({ column: 'lang', op: 'eq', value: lang });
   const groupText = optString(options, 'group');

@@ -11,7 +11,7 @@ import type { WordTerm } from '../../text/term-matching.js';
 import { parseCondition, parseFieldList } from '../sql-subset.js';
 import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
-import { shapeRow } from '../v1-rows.js';
+import { shapeRow, type V1Row } from '../v1-rows.js';
 import { queryRecords } from './records.js';
 
 /** Words of q, a double-quoted phrase counting as one term. */
@@ -91,35 +91,77 @@ export async function textFragmentAction(call: V1Call): Promise<unknown> {
 }
 
 /**
- * bibliography_rows: `records` on the publications table, ordered by author. The order uses the
- * columns that exist among authors_count, author_main, author_others and publication_date (then
- * section_id); limit 0 means no limit (spec 5.13: upstream returned nothing). `use_union` (the
- * main/other author split) is not supported.
+ * bibliography_rows: `records` on the publications table in the request language, each row with
+ * `ordinal` (0), ordered single-author records first (`authors_count = 1`), then author_main,
+ * author_others, publication_date (those of these columns the table has) and section_id. Limit 0
+ * means no limit (spec 5.13: upstream returned nothing).
+ *
+ * `use_union` (spec 3.2): the records whose main author matches come first (ordinal 0), then
+ * those matching only through the other authors (ordinal 1): `authors` in sql_filter names
+ * author_main in the first part and author_others in the second (a column reference only, never
+ * a word inside a quoted value), and each record comes once, in its first part (upstream's
+ * GROUP BY section_id). Both parts are read whole and merged before paging, so `total` counts
+ * records, not rows of the two parts.
  */
 export async function bibliographyRowsAction(call: V1Call): Promise<unknown> {
   const table = await tableOf(call, optString(call.options, 'table') ?? 'publications');
-  if (optBool(call.options, 'use_union', false))
-    throw new V1Error('Error. use_union is not supported by this server');
-  const order = ['authors_count', 'author_main', 'author_others', 'publication_date', 'section_id'].filter(
-    (c) => table.columnsByName.has(c),
+  const has = (c: string) => table.columnsByName.has(c);
+  const order = [
+    ...(has('authors_count') ? ['authors_count = 1 DESC'] : []),
+    ...['author_main', 'author_others', 'publication_date', 'section_id'].filter(has),
+  ];
+  const options = {
+    ...call.options,
+    table: table.name,
+    lang: optLang(call.options) ?? call.lang,
+    order: order.join(', '),
+  };
+  const withOrdinal = (rows: V1Row[], ordinal: number) => rows.map((r) => ({ ...r, ordinal }));
+  if (!optBool(call.options, 'use_union', false)) {
+    const { rows, total } = await queryRecords({ ...call, options });
+    return { result: withOrdinal(rows, 0), total, msg: 'Ok request done. bibliography_rows' };
+  }
+  for (const c of ['author_main', 'author_others']) {
+    if (!has(c)) throw new V1Error(`Error. use_union needs the column ${c} in ${table.name}`);
+  }
+  const filter = optString(call.options, 'sql_filter') ?? '';
+  const whole = { ...options, limit: 0, offset: 0, count: false };
+  const [main, others] = await Promise.all(
+    ['author_main', 'author_others'].map((column) =>
+      queryRecords({ ...call, options: { ...whole, sql_filter: renameAuthors(filter, column) } }),
+    ),
   );
-  const { rows, total } = await queryRecords({
-    ...call,
-    options: {
-      ...call.options,
-      table: table.name,
-      lang: optLang(call.options) ?? call.lang,
-      order: order.join(', '),
-    },
-  });
-  return { result: rows, total, msg: 'Ok request done. bibliography_rows' };
+  const key = (r: V1Row) => ('section_id' in r ? String(r.section_id) : JSON.stringify(r));
+  const seen = new Set(main!.rows.map(key));
+  const merged = [
+    ...withOrdinal(main!.rows, 0),
+    ...withOrdinal(
+      others!.rows.filter((r) => !seen.has(key(r))),
+      1,
+    ),
+  ];
+  const limit = optInt(call.options, 'limit', 0);
+  const offset = limit > 0 ? optInt(call.options, 'offset', 0) : 0;
+  const total = optBool(call.options, 'count', false) ? merged.length : false;
+  return {
+    result: limit > 0 ? merged.slice(offset, offset + limit) : merged,
+    total,
+    msg: 'Ok request done. bibliography_rows',
+  };
+}
+
+/** `authors` as an identifier (bare or back-quoted) renamed; quoted values are left alone. */
+export function renameAuthors(sql: string, column: string): string {
+  return sql.replace(/('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*")|`authors`|\bauthors\b/g, (m, quoted) =>
+    quoted ? m : column,
+  );
 }
 
 /** global_search: MATCH on `full_data` of the global_search table, by relevance, paged. */
 export async function globalSearchAction(call: V1Call): Promise<unknown> {
   const { options } = call;
   try {
-    const table = await tableOf(call, 'global_search');
+    const table = await tableOf(call, call.v1.globalSearchTable);
     const column = 'full_data';
     const modifier = (optString(options, 'search_modifier') ?? 'IN BOOLEAN MODE').trim().toUpperCase();
     if (modifier !== 'IN BOOLEAN MODE' && modifier !== 'IN NATURAL LANGUAGE MODE') {

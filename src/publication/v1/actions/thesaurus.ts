@@ -9,7 +9,9 @@
  * (Dédalo's `<tld>_1` root) or, when a tld has several parentless terms, those terms; children
  * and parents search the table of the term's prefix matched exactly (spec 5.17).
  */
+import type { Expr } from '../../db/expr.js';
 import type { Condition, Row, TableInfo } from '../../db/types.js';
+import { publicationFilter } from '../publication-filter.js';
 import { parseFieldList } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';
@@ -51,11 +53,18 @@ function restrictedWhere(call: V1Call, info: TableInfo): Condition[] {
     : [];
 }
 
-async function selectRows(call: V1Call, info: TableInfo, where: Condition[], order = true): Promise<Row[]> {
+async function selectRows(
+  call: V1Call,
+  info: TableInfo,
+  where: Condition[],
+  order = true,
+  filter?: Expr,
+): Promise<Row[]> {
   return call.ctx.driver.select(call.db, {
     table: info.name,
     columns: info.columns.map((c) => c.name),
     where,
+    filter,
     orderBy: order && info.columnsByName.has('norder') ? [{ column: 'norder', desc: false }] : [],
   });
 }
@@ -132,6 +141,7 @@ export async function termRow(
     info,
     [{ column: 'term_id', op: 'eq', value: termId }, ...langWhere(info, lang)],
     false,
+    publicationFilter(call, info),
   );
   return { info, row };
 }
@@ -410,7 +420,7 @@ export async function autocompleteAction(call: V1Call): Promise<unknown> {
 export async function randomTermAction(call: V1Call): Promise<unknown> {
   const lang = langOf(call);
   const exclude = new Set(optList(call.options, 'exclude_tld') ?? ['xx']);
-  const candidates: { info: TableInfo; where: Condition[]; n: number }[] = [];
+  const candidates: { info: TableInfo; where: Condition[]; filter?: Expr; n: number }[] = [];
   for (const info of await thesaurusInfos(call)) {
     if (!info.columnsByName.has('indexation')) continue;
     const where: Condition[] = [
@@ -419,8 +429,9 @@ export async function randomTermAction(call: V1Call): Promise<unknown> {
       ...langWhere(info, lang),
       ...restrictedWhere(call, info),
     ];
-    const n = await call.ctx.driver.count(call.db, { table: info.name, where });
-    if (n > 0) candidates.push({ info, where, n });
+    const filter = publicationFilter(call, info, true);
+    const n = await call.ctx.driver.count(call.db, { table: info.name, where, filter });
+    if (n > 0) candidates.push({ info, where, filter, n });
   }
   const total = candidates.reduce((a, c) => a + c.n, 0);
   // Two statements and a random offset instead of ORDER BY RAND(), which reads every row.
@@ -436,6 +447,7 @@ export async function randomTermAction(call: V1Call): Promise<unknown> {
       table: c.info.name,
       columns: ['term', 'term_id', 'indexation'],
       where: c.where,
+      filter: c.filter,
       orderBy: [{ column: 'term_id', desc: false }],
       limit: 1,
       offset: pick,
@@ -460,7 +472,8 @@ export async function searchAction(call: V1Call): Promise<unknown> {
       ...langWhere(info, lang),
       ...restrictedWhere(call, info),
     ];
-    for (const row of await selectRows(call, info, where)) hits.push({ info, row });
+    for (const row of await selectRows(call, info, where, true, publicationFilter(call, info, true)))
+      hits.push({ info, row });
   }
   const total = hits.length;
   const pageHits = rowsPerPage > 0 ? hits.slice((page - 1) * rowsPerPage, page * rowsPerPage) : hits;
