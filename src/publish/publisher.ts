@@ -19,6 +19,8 @@ import {
 
 export interface Publisher {
   readonly defaultTarget: string;
+  /** Every configured target's name (PUBLISH_TARGETS), default first. */
+  readonly targetNames: readonly string[];
   readonly map: CheckedMap;
   target(name?: string): PublishTarget;
   publish(
@@ -44,6 +46,10 @@ export function createPublisher(
   };
   return {
     defaultTarget: config.defaultTarget,
+    targetNames: [
+      config.defaultTarget,
+      ...[...config.targets.keys()].filter((n) => n !== config.defaultTarget),
+    ],
     map,
     target,
     publish: async (db, request, options = {}) => {

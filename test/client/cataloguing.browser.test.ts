@@ -539,6 +539,17 @@ for (const engine of workEngineCases()) {
         expect(sent).toEqual([
           { dd_api: 'dd_diffusion_api', action: 'diffuse', options: { section_tipo: 'oh1' } },
         ]);
+        // Profiles are not in the publication map (get_diffusion_info): no Publish is offered.
+        const info = page.waitForResponse(
+          (r) => r.request().postData()?.includes('get_diffusion_info') ?? false,
+        );
+        await page.evaluate(() => {
+          location.hash = '#/list/dd234';
+        });
+        await page.getByRole('heading', { name: 'Profiles', exact: true }).waitFor();
+        await info;
+        await page.getByText(/^\d+ records?$/).waitFor();
+        expect(await page.getByRole('button', { name: 'Publish section' }).count()).toBe(0);
       },
       60_000,
     );

@@ -11,11 +11,13 @@ import fc from 'fast-check';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
+import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { MARIADB } from '../helpers/mariadb-availability.js';
 import { startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { seedPublishArchive } from '../helpers/publish-fixture.js';
 import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
@@ -168,6 +170,38 @@ describe.each(workEngineCases())('diffuse from $engine', (engine) => {
       expect(absent.body.error.code).toBe('resource.not_found');
       const anonymous = await work.browser().post(diffuse({ section_tipo: 'oh1', section_id: 1 }));
       expect(anonymous.status).toBe(401);
+    });
+
+    it('get_diffusion_info names the targets and the mapped sections the caller may read', async () => {
+      const info = { dd_api: 'dd_diffusion_api', action: 'get_diffusion_info' };
+      const all = await root.post(info);
+      expect(all.status, JSON.stringify(all.body)).toBe(200);
+      expect(all.body.data.default_target).toBe('public');
+      expect(all.body.data.targets).toEqual(['public']);
+      const tipos = all.body.data.sections.map((s: { section_tipo: string }) => s.section_tipo);
+      expect(tipos).toEqual(expect.arrayContaining(['oh1', 'rsc197', 'rsc167', 'rsc170', 'ts1']));
+      expect(tipos).not.toContain('dd128'); // users are never published
+      expect(
+        all.body.data.sections.find((s: { section_tipo: string }) => s.section_tipo === 'oh1'),
+      ).toMatchObject({
+        table: 'interview',
+        translatable: true,
+        publishable: 'oh32',
+      });
+      // A user who may read interviews only is told about interviews only.
+      await insertProfile(work.server.db, 40, accessItemsUnder(ontology, 'oh1', 1));
+      await insertLoginUser(work.server.db, 40, {
+        username: 'reader40',
+        password: 'reader40 password',
+        profile: 40,
+        projects: [1],
+      });
+      const reader = work.browser();
+      expect((await reader.login('reader40', 'reader40 password')).status).toBe(200);
+      const some = await reader.post(info);
+      expect(some.status).toBe(200);
+      expect(some.body.data.sections.map((s: { section_tipo: string }) => s.section_tipo)).toEqual(['oh1']);
+      expect((await work.browser().post(info)).status).toBe(401);
     });
 
     it('never answers a 5xx to random options (fast-check)', async () => {

@@ -14,7 +14,7 @@ import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
-import { publishSummary } from './publish.js';
+import { canPublishSection, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -66,12 +66,15 @@ export class DdRecordEdit extends LitElement {
 
   override updated(changed: Map<string, unknown>) {
     if (changed.has('section') || changed.has('sectionId') || changed.has('lang')) void this.load();
+    if (changed.has('section')) this.checkPublishable();
   }
 
-  override connectedCallback() {
-    super.connectedCallback();
-    void this.session.api.hasApi('dd_diffusion_api').then((yes) => {
-      this.canPublish = yes && this.session.api.supports('dd_diffusion_api', 'diffuse');
+  /** Offers Publish only where the server's publication map takes this section. */
+  private checkPublishable() {
+    const section = this.section;
+    this.canPublish = false;
+    void canPublishSection(this.session.api, section).then((yes) => {
+      if (this.section === section) this.canPublish = yes;
     });
   }
 

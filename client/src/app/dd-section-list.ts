@@ -18,7 +18,7 @@ import {
 import { ApiError } from '../api/rqo-client.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
-import { publishSummary } from './publish.js';
+import { canPublishSection, publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SqoFilter } from './dd-search-panel.js';
 import { hrefOf, navigate, PAGE_SIZES } from './router.js';
@@ -79,10 +79,12 @@ export class DdSectionList extends LitElement {
     this.publishing = false;
   }
 
-  override connectedCallback() {
-    super.connectedCallback();
-    void this.session.api.hasApi('dd_diffusion_api').then((yes) => {
-      this.canPublish = yes && this.session.api.supports('dd_diffusion_api', 'diffuse');
+  /** Offers Publish only where the server's publication map takes this section. */
+  private checkPublishable() {
+    const section = this.section;
+    this.canPublish = false;
+    void canPublishSection(this.session.api, section).then((yes) => {
+      if (this.section === section) this.canPublish = yes;
     });
   }
 
@@ -107,7 +109,10 @@ export class DdSectionList extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>) {
-    if (changed.has('section')) this.filter = null;
+    if (changed.has('section')) {
+      this.filter = null;
+      this.checkPublishable();
+    }
     if (changed.has('section') || changed.has('offset') || changed.has('limit')) void this.load();
     if (changed.has('result') && this.result) {
       // How long the rows took to render after the answer came (the browser test reports it).

@@ -14,6 +14,7 @@ import { readRawAction } from './core/read-raw.js';
 import { saveAction } from './core/save.js';
 import { startAction } from './core/start.js';
 import { diffuseAction } from './diffusion/diffuse.js';
+import { getDiffusionInfoAction } from './diffusion/get-diffusion-info.js';
 import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
 import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
@@ -55,6 +56,7 @@ export function workActions(): ActionRegistry {
     },
     dd_diffusion_api: {
       diffuse: diffuseAction,
+      get_diffusion_info: getDiffusionInfoAction,
     },
   });
 }

@@ -1,0 +1,33 @@
+/**
+ * `dd_diffusion_api.get_diffusion_info` (a name of the stock Dédalo diffusion API): what can be
+ * published, so a client offers Publish only where `diffuse` would accept it. Answers
+ * `data: {default_target, targets, sections: [{section_tipo, table, translatable, publishable}]}`:
+ * the sections of the publication map the caller may read (`publishable` names the yes/no
+ * component that gates each record, when the map sets one). Any logged-in user may ask.
+ */
+import type { ActionDefinition } from '../../dispatch/action-registry.js';
+import { WorkError } from '../../dispatch/error-registry.js';
+import { callerAccess } from '../core/record-access.js';
+
+export const getDiffusionInfoAction: ActionDefinition = {
+  needsSession: true,
+  handle: async (ctx) => {
+    const publisher = ctx.publisher;
+    if (!publisher) throw new WorkError('diffusion.not_configured');
+    const access = await callerAccess(ctx);
+    return {
+      data: {
+        default_target: publisher.defaultTarget,
+        targets: publisher.targetNames,
+        sections: publisher.map.tables
+          .filter((t) => access.can('read', t.section_tipo))
+          .map((t) => ({
+            section_tipo: t.section_tipo,
+            table: t.table,
+            translatable: t.translatable,
+            publishable: t.publishable ?? null,
+          })),
+      },
+    };
+  },
+};
