@@ -255,17 +255,6 @@ export class DdMaintenance extends LitElement {
     return undefined;
   }
 
-  private table(rows: Row[], empty: string, action?: (r: Row) => unknown) {
-    if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-    const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) =>
-      rows.some((r) => typeof r[k] !== 'object' || r[k] === null),
-    );
-    return html`<table>
-      <thead><tr>${keys.map((k) => html`<th scope="col">${k.replaceAll('_', ' ')}</th>`)}${action ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
-      <tbody>${rows.map((r) => html`<tr>${keys.map((k) => html`<td>${plainValue(r[k])}</td>`)}${action ? html`<td>${action(r)}</td>` : ''}</tr>`)}</tbody>
-    </table>`;
-  }
-
   /** get_active_users rows: who holds which field of which record, since when, until when. */
   private renderLocks(rows: Row[]) {
     if (rows.length === 0) return html`<p class="muted">Nobody is editing a field now.</p>`;
