@@ -281,6 +281,7 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         done += ids.length;
         deps.onProgress?.({ done, total, section: sectionTipo });
       }
+      if (mode === 'rebuild') writer.tableDone?.(def);
     }
     await writer.finish();
   } catch (err) {
