@@ -5,7 +5,8 @@
  *   INSERT per table); FULLTEXT indexes follow by themselves. Missing tables, columns and
  *   FULLTEXT indexes are added at open; nothing is dropped.
  * - Rebuild: everything is loaded into a second database (`<db>__pubnew`) without FULLTEXT
- *   indexes (built once at the end, much cheaper than row by row), then one `RENAME TABLE`
+ *   indexes (built once per table, much cheaper than row by row: on a second connection as soon as
+ *   the table is loaded, while the next tables load), then one `RENAME TABLE`
  *   statement moves every live table out to `<db>__pubold` and every new table in: MariaDB runs
  *   the whole rename atomically, so readers see either the old tables or the new ones.
  */
