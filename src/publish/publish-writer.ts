@@ -26,6 +26,11 @@ export interface PublishWriter {
   open(defs: readonly TableDef[], mode: WriteMode): Promise<void>;
   /** Replaces the rows of each record (none: removed) in one transaction; answers rows written. */
   writeBatch(records: readonly MappedRecord[], removals?: readonly RecordRemoval[]): Promise<number>;
+  /**
+   * Rebuild: the table gets no more rows; a writer may start building its indexes now, beside
+   * the writes of the next tables (finish() waits for them).
+   */
+  tableDone?(def: TableDef): void;
   /** Rebuild: builds the full-text indexes and statistics, then swaps the new database in. */
   finish(): Promise<void>;
   /** Drops what an unfinished rebuild wrote; the live database is untouched. Never throws. */

@@ -32,7 +32,7 @@ import {
   InboundIndex,
   readSectionRecords,
   readViaRecords,
-  sectionIdsAfter,
+  sectionRecordsAfter,
 } from './work-source.js';
 
 export interface PublishRequest {
@@ -100,6 +100,15 @@ const WATERMARK_SLACK_MS = 5_000;
 /** Above this many records, dd_relations come from one scan instead of index lookups. */
 const LOOKUP_LIMIT = 50;
 
+/** One page read from the work database: the ids asked for, the records found, their via records. */
+interface Page {
+  ids: number[];
+  rows: MatrixRow[];
+  vias: Map<string, MatrixRow>;
+  /** Whether a next page may follow. */
+  more: boolean;
+}
+
 interface Part {
   table: TableMap;
   /** undefined: the whole section. */
@@ -131,7 +140,9 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
   const now = deps.now ?? (() => new Date());
   const started = now();
   const watermarkAt = new Date(started.getTime() - WATERMARK_SLACK_MS);
-  const batchSize = deps.batchSize ?? 500;
+  // A rebuild writes a fresh database nobody reads yet: larger pages mean fewer transactions
+  // (measured: ~5% faster into SQLite, the same into MariaDB, at 3k interviews).
+  const batchSize = deps.batchSize ?? (request.rebuild ? 2000 : 500);
   const mode = request.rebuild ? 'rebuild' : 'incremental';
   const whole = request.rebuild || !request.sectionTipo;
 
@@ -205,20 +216,39 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         summary.removed += part.removed.length;
         done += part.removed.length;
       }
-      let after = 0;
-      let offset = 0;
-      for (;;) {
+      // The page after is read while this one is mapped and written (pipelining: the work
+      // database and the target work at the same time instead of taking turns).
+      const loadPage = async (cursor: number): Promise<Page> => {
         let ids: number[];
+        let rows: MatrixRow[];
+        let more: boolean;
         if (part.ids) {
-          ids = part.ids.slice(offset, offset + batchSize);
-          offset += ids.length;
+          ids = part.ids.slice(cursor, cursor + batchSize);
+          rows = await readSectionRecords(db, ontology, sectionTipo, ids);
+          more = cursor + ids.length < part.ids.length;
         } else {
-          ids = await sectionIdsAfter(db, ontology, sectionTipo, after, batchSize);
-          after = ids[ids.length - 1] ?? after;
+          rows = await sectionRecordsAfter(db, ontology, sectionTipo, cursor, batchSize);
+          ids = rows.map((r) => Number(r.section_id));
+          more = rows.length === batchSize;
         }
-        if (ids.length === 0) break;
-        const rows = await readSectionRecords(db, ontology, sectionTipo, ids);
         const vias = await readViaRecords(db, ontology, map, sectionTipo, rows);
+        return { ids, rows, vias, more };
+      };
+      const nextCursor = (page: Page, cursor: number) =>
+        part.ids ? cursor + page.ids.length : (page.ids[page.ids.length - 1] ?? cursor);
+      let cursor = 0;
+      let pending: Promise<Page> | undefined = loadPage(cursor);
+      while (pending) {
+        const page: Page = await pending;
+        pending = undefined;
+        if (page.ids.length === 0) break;
+        cursor = nextCursor(page, cursor);
+        if (page.more) {
+          pending = loadPage(cursor);
+          // A failed write stops the run before this page is awaited: its error is not the one to report.
+          pending.catch(() => {});
+        }
+        const { ids, rows, vias } = page;
         const inputs: MapInputs = {
           viaRecord: (l) => vias.get(`${l.section_tipo}/${l.section_id}`),
           inbound: (st, id) => inbound.inbound(st, id),
@@ -250,8 +280,8 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         if (mode === 'incremental') summary.removed += missing.length;
         done += ids.length;
         deps.onProgress?.({ done, total, section: sectionTipo });
-        if (part.ids && offset >= part.ids.length) break;
       }
+      if (mode === 'rebuild') writer.tableDone?.(def);
     }
     await writer.finish();
   } catch (err) {

@@ -7,7 +7,13 @@
  */
 import type { Ontology } from '../work/ontology/load-ontology.js';
 import type { MatrixTable } from '../work/store/matrix-tables.js';
-import { checkedTable, componentItems, type MatrixRow, readRecords } from '../work/store/record-rows.js';
+import {
+  checkedTable,
+  componentItems,
+  type MatrixRow,
+  readRecords,
+  readRecordsAfter,
+} from '../work/store/record-rows.js';
 import type { SqlQueryable } from '../work/store/sql-client.js';
 import type { CheckedMap } from './load-publication-map.js';
 import { isPublishable, type PublishLocator } from './map-record.js';
@@ -20,20 +26,15 @@ function tableOf(ontology: Ontology, sectionTipo: string): MatrixTable {
   return checkedTable(table);
 }
 
-/** The next page of a section's ids after `afterId`, ascending. */
-export async function sectionIdsAfter(
+/** The next page of a section's records after `afterId`, by ascending id. */
+export function sectionRecordsAfter(
   db: SqlQueryable,
   ontology: Ontology,
   sectionTipo: string,
   afterId: number,
   limit: number,
-): Promise<number[]> {
-  const { rows } = await db.query<{ section_id: number }>(
-    `SELECT section_id FROM ${tableOf(ontology, sectionTipo)}
-     WHERE section_tipo = $1 AND section_id > $2 ORDER BY section_id LIMIT $3`,
-    [sectionTipo, afterId, limit],
-  );
-  return rows.map((r) => Number(r.section_id));
+): Promise<MatrixRow[]> {
+  return readRecordsAfter(db, tableOf(ontology, sectionTipo), sectionTipo, afterId, limit);
 }
 
 export async function countSection(

@@ -83,6 +83,22 @@ export async function readRecords(
   return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);
 }
 
+/** The next `limit` records of a section after `afterId`, by ascending id (one statement). */
+export async function readRecordsAfter(
+  db: SqlQueryable,
+  table: MatrixTable,
+  sectionTipo: string,
+  afterId: number,
+  limit: number,
+): Promise<MatrixRow[]> {
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)}
+     WHERE section_tipo = $1 AND section_id > $2 ORDER BY section_id LIMIT $3`,
+    [sectionTipo, afterId, limit],
+  );
+  return rows;
+}
+
 /**
  * Replaces one component's items (an empty array removes the key) and its item counter, and
  * stamps the modification. Returns false when the record does not exist.
