@@ -4,7 +4,7 @@
  * refuse bad values with a v1 error naming the parameter.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { TableInfo } from '../db/types.js';
+import type { Condition, Row, TableInfo } from '../db/types.js';
 import type { PublicationContext } from '../services/context.js';
 import type { Options } from './intake.js';
 import type { V1Config } from './v1-config.js';
@@ -127,4 +127,23 @@ export async function tableOf(call: V1Call, name: string, param = 'table'): Prom
   const info = schema.tables.get(name);
   if (!info) throw new V1Error(`Error on sql request. Illegal ${param}: unknown table ${name}`);
   return info;
+}
+
+/** Record `id`'s row of `table`, in `lang` when the table has languages; undefined when absent. */
+export async function recordRow(
+  call: V1Call,
+  table: TableInfo,
+  id: number,
+  lang: string,
+): Promise<Row | undefined> {
+  const where: Condition[] = [{ column: 'section_id', op: 'eq', value: id }];
+  if (table.hasLang) where.push({ column: 'lang', op: 'eq', value: lang });
+  const [row] = await call.ctx.driver.select(call.db, {
+    table: table.name,
+    columns: table.columns.map((c) => c.name),
+    where,
+    orderBy: [],
+    limit: 1,
+  });
+  return row;
 }

@@ -19,7 +19,7 @@ import { indexPassage } from '../../text/passages.js';
 import { plainSlice } from '../../text/plain-text.js';
 import { buildTimeline, type Timeline, timecodesOfSpan } from '../../text/timecodes.js';
 import { maskText, restrictedTags } from '../restricted.js';
-import { tableOf, type V1Call } from '../v1-call.js';
+import { recordRow, tableOf, type V1Call } from '../v1-call.js';
 import { subtitlesUrl } from './av.js';
 
 export interface AvRecord {
@@ -45,15 +45,7 @@ export async function loadAvRecord(
 ): Promise<AvRecord | undefined> {
   const table = await tableOf(call, call.ctx.config.av.table);
   const column = requireTranscriptionColumn(call.ctx, table);
-  const where = [{ column: 'section_id', op: 'eq' as const, value: id }];
-  if (table.hasLang) where.push({ column: 'lang', op: 'eq', value: lang } as never);
-  const [row] = await call.ctx.driver.select(call.db, {
-    table: table.name,
-    columns: table.columns.map((c) => c.name),
-    where,
-    orderBy: [],
-    limit: 1,
-  });
+  const row = await recordRow(call, table, id, lang);
   if (!row) return undefined;
   const asset = await findMediaAsset(call.ctx, call.db, row, id);
   const stored = typeof row[column] === 'string' ? (row[column] as string) : '';

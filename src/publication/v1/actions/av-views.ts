@@ -6,7 +6,7 @@
  */
 import type { Row } from '../../db/types.js';
 import { thesaurusMap } from '../thesaurus-tables.js';
-import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';
+import { optBool, optInt, optLang, optList, optString, recordRow, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
 import { relationId, relationItems, shapeRow, type V1Row } from '../v1-rows.js';
 import { type IndexLocator, readLocator, termsIndexing } from './av.js';
@@ -268,15 +268,7 @@ export async function imageDataAction(call: V1Call): Promise<unknown> {
   const id = recordId(optString(call.options, 'section_id'), 'section_id');
   const lang = optLang(call.options) ?? call.lang;
   const info = await tableOf(call, 'image');
-  const where = [{ column: 'section_id', op: 'eq' as const, value: id }];
-  if (info.hasLang) where.push({ column: 'lang', op: 'eq', value: lang } as never);
-  const [row] = await call.ctx.driver.select(call.db, {
-    table: info.name,
-    columns: info.columns.map((c) => c.name),
-    where,
-    orderBy: [],
-    limit: 1,
-  });
+  const row = await recordRow(call, info, id, lang);
   if (!row) return { result: false, msg: `Error. Record not found: ${id}` };
   const obj: Record<string, unknown> = { section_id: id, lang };
   for (const [k, v] of Object.entries(shapeRow(info.name, row as Row, call.v1.numbersAsStrings))) {
