@@ -76,17 +76,25 @@ export function optList(options: Options, name: string): string[] | undefined {
   });
 }
 
-/** An object, or a JSON text of one (nested v1 parameters may come either way). */
-export function optObject(options: Options, name: string): Record<string, unknown> | undefined {
-  let v = options[name];
+/**
+ * A structured parameter as given, or parsed when it came as JSON text (nested v1 parameters may
+ * come either way); undefined when absent or empty/false.
+ */
+function structuredOption(options: Options, name: string): unknown {
+  const v = options[name];
   if (v === undefined || v === null || v === false || v === '' || v === 'false') return undefined;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new V1Error(`Error on sql request. Illegal ${name} (not valid JSON)`);
-    }
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new V1Error(`Error on sql request. Illegal ${name} (not valid JSON)`);
   }
+}
+
+/** An object, or a JSON text of one. */
+export function optObject(options: Options, name: string): Record<string, unknown> | undefined {
+  const v = structuredOption(options, name);
+  if (v === undefined) return undefined;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     throw new V1Error(`Error on sql request. Illegal ${name} (expected an object)`);
   }
@@ -95,15 +103,8 @@ export function optObject(options: Options, name: string): Record<string, unknow
 
 /** An array of objects, or a JSON text of one. */
 export function optObjectList(options: Options, name: string): Record<string, unknown>[] | undefined {
-  let v = options[name];
-  if (v === undefined || v === null || v === false || v === '' || v === 'false') return undefined;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new V1Error(`Error on sql request. Illegal ${name} (not valid JSON)`);
-    }
-  }
+  let v = structuredOption(options, name);
+  if (v === undefined) return undefined;
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) v = [v];
   if (!Array.isArray(v) || !v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) {
     throw new V1Error(`Error on sql request. Illegal ${name} (expected a list of objects)`);
