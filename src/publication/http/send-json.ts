@@ -3,7 +3,7 @@
  * without its timing field (so identical data gives identical tags), 304 on a matching
  * If-None-Match, Cache-Control from CACHE_MAX_AGE, and `meta.response_time_ms` last.
  *
- * The body is serialised once, timing included, and encoded to UTF-8 once; the ETag hashes
+ * The body is serialised once, timing included, straight to UTF-8 (json-bytes.ts); the ETag hashes
  * those same bytes minus the timing field (which is ASCII and last, so it is a known number of
  * bytes at the end), followed by the `}}` that closed the body without it. No second copy of
  * the body is made to splice the timing in. SHA-1 stays: measured against a non-cryptographic
@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { envelopeBytes } from './json-bytes.js';
 
 export interface Envelope {
   [key: string]: unknown;
@@ -41,19 +42,18 @@ export function sendJson(
   /** How many bytes at the end are the timing field and the closing braces after it. */
   let timed = 0;
   if (meta === undefined) {
-    bytes = Buffer.from(JSON.stringify(rest), 'utf8');
+    bytes = envelopeBytes(rest);
   } else {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     // A fresh object without the field, so the field is written last (a key the meta already
     // had would keep its place).
     const { response_time_ms: _stale, ...timedMeta } = meta;
     timedMeta.response_time_ms = ms;
-    const json = JSON.stringify({ ...rest, meta: timedMeta });
-    bytes = Buffer.from(json, 'utf8');
+    bytes = envelopeBytes({ ...rest, meta: timedMeta });
     // The field and the two closing braces, all ASCII, so as many bytes as characters; with
     // the comma before it when other meta fields were written.
     timed = `"response_time_ms":${ms}}}`.length;
-    if (json.charCodeAt(json.length - timed - 1) === COMMA) timed += 1;
+    if (bytes[bytes.length - timed - 1] === COMMA) timed += 1;
   }
   reply.type('application/json; charset=utf-8');
   if (options.cacheable !== false) {

@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { envelopeBytes } from '../../src/publication/http/json-bytes.js';
+
+/** What the answer's bytes must always be: JSON.stringify's output, in UTF-8. */
+const reference = (body: Record<string, unknown>) => Buffer.from(JSON.stringify(body), 'utf8');
+
+describe('answer envelopes serialised to bytes', () => {
+  it('writes exactly the bytes of JSON.stringify for any JSON envelope', () => {
+    const text = fc.string({ unit: 'binary' }); // any UTF-16 unit, lone surrogates included
+    const row = fc.dictionary(fc.string(), fc.oneof(text, fc.integer(), fc.constant(null), fc.boolean()));
+    fc.assert(
+      fc.property(
+        fc.array(row, { maxLength: 30 }),
+        fc.object(),
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        (data, pagination, meta) => {
+          const body = { data, pagination, meta };
+          expect(envelopeBytes(body).equals(reference(body))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('skips undefined members and writes undefined items as null, as JSON.stringify does', () => {
+    const body = { data: [1, undefined, { a: undefined, b: 2 }], skipped: undefined, fn: () => 1, meta: {} };
+    expect(envelopeBytes(body).toString('utf8')).toBe(JSON.stringify(body));
+    expect(envelopeBytes(body).toString('utf8')).toBe('{"data":[1,null,{"b":2}],"meta":{}}');
+  });
+
+  it('stays exact across answers larger than its reusable buffer, in every script', () => {
+    // Rows mixing ASCII, Latin-1, a typographic apostrophe, CJK and an emoji, 5 MB in all, so
+    // the scratch buffer grows past its kept size and is dropped afterwards.
+    const data = Array.from({ length: 2000 }, (_, i) => ({
+      section_id: i,
+      title: i % 7 === 0 ? `Life in Sant Feliu’s “${i}” — 記憶 🎙` : `Entrevista ${i} amb l’àvia`,
+      transcription: 'x"\\\n'.repeat(600),
+    }));
+    const big = { data, meta: { total: 2000 } };
+    expect(envelopeBytes(big).equals(reference(big))).toBe(true);
+    const small = { data: [{ a: 'é' }], meta: {} };
+    expect(envelopeBytes(small).equals(reference(small))).toBe(true);
+  });
+});
