@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeBytes } from '../../src/publication/http/json-bytes.js';
+import { jsonBytes } from '../../src/publication/http/json-bytes.js';
 
 /** What the answer's bytes must always be: JSON.stringify's output, in UTF-8. */
 const reference = (body: Record<string, unknown>) => Buffer.from(JSON.stringify(body), 'utf8');
@@ -16,17 +16,29 @@ describe('answer envelopes serialised to bytes', () => {
         fc.dictionary(fc.string(), fc.jsonValue()),
         (data, pagination, meta) => {
           const body = { data, pagination, meta };
-          expect(envelopeBytes(body).equals(reference(body))).toBe(true);
+          expect(jsonBytes(body).equals(reference(body))).toBe(true);
         },
       ),
       { numRuns: 300 },
     );
   });
 
+  it('writes any JSON value, top-level arrays and scalars included, as JSON.stringify does', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(jsonBytes(value).equals(Buffer.from(JSON.stringify(value) ?? 'null'))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    expect(jsonBytes(undefined).toString()).toBe('null');
+    const dated = { when: new Date(0), list: [new Date(0)] };
+    expect(jsonBytes(dated).toString()).toBe(JSON.stringify(dated));
+  });
+
   it('skips undefined members and writes undefined items as null, as JSON.stringify does', () => {
     const body = { data: [1, undefined, { a: undefined, b: 2 }], skipped: undefined, fn: () => 1, meta: {} };
-    expect(envelopeBytes(body).toString('utf8')).toBe(JSON.stringify(body));
-    expect(envelopeBytes(body).toString('utf8')).toBe('{"data":[1,null,{"b":2}],"meta":{}}');
+    expect(jsonBytes(body).toString('utf8')).toBe(JSON.stringify(body));
+    expect(jsonBytes(body).toString('utf8')).toBe('{"data":[1,null,{"b":2}],"meta":{}}');
   });
 
   it('stays exact across answers larger than its reusable buffer, in every script', () => {
@@ -38,8 +50,8 @@ describe('answer envelopes serialised to bytes', () => {
       transcription: 'x"\\\n'.repeat(600),
     }));
     const big = { data, meta: { total: 2000 } };
-    expect(envelopeBytes(big).equals(reference(big))).toBe(true);
+    expect(jsonBytes(big).equals(reference(big))).toBe(true);
     const small = { data: [{ a: 'é' }], meta: {} };
-    expect(envelopeBytes(small).equals(reference(small))).toBe(true);
+    expect(jsonBytes(small).equals(reference(small))).toBe(true);
   });
 });

@@ -39,30 +39,48 @@ function put(text: string, offset: number): number {
 /** JSON.stringify of one array item: `undefined`, functions and symbols become null. */
 const itemJson = (value: unknown) => JSON.stringify(value) ?? 'null';
 
-/**
- * The bytes of `JSON.stringify(body)` for a plain object whose `data` (or `results`) may be a
- * long array: those arrays are written an item at a time, everything else with one stringify.
- */
-export function envelopeBytes(body: Record<string, unknown>): Buffer {
-  let offset = put('{', 0);
-  let first = true;
-  for (const key of Object.keys(body)) {
-    const value = body[key];
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    offset = put(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`, offset);
-    first = false;
-    if (Array.isArray(value) && value.length > 1) {
-      offset = put('[', offset);
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) offset = put(',', offset);
-        offset = put(itemJson(value[i]), offset);
-      }
-      offset = put(']', offset);
-    } else {
-      offset = put(JSON.stringify(value), offset);
-    }
+function putArray(items: readonly unknown[], offset: number): number {
+  offset = put('[', offset);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) offset = put(',', offset);
+    offset = put(itemJson(items[i]), offset);
   }
-  offset = put('}', offset);
+  return put(']', offset);
+}
+
+/** A plain object that JSON.stringify writes member by member (no toJSON of its own). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return (
+    (proto === Object.prototype || proto === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+/**
+ * The bytes of `JSON.stringify(value)` (`null` for undefined). A top-level array, and the arrays
+ * that are members of a top-level plain object (`data`, `results`, a v1 `result`), are written an
+ * item at a time; everything else with one stringify per member.
+ */
+export function jsonBytes(value: unknown): Buffer {
+  let offset = 0;
+  if (Array.isArray(value)) {
+    offset = putArray(value, offset);
+  } else if (isPlainObject(value)) {
+    offset = put('{', offset);
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const member = value[key];
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      offset = put(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`, offset);
+      first = false;
+      offset = Array.isArray(member) ? putArray(member, offset) : put(JSON.stringify(member), offset);
+    }
+    offset = put('}', offset);
+  } else {
+    offset = put(JSON.stringify(value) ?? 'null', offset);
+  }
   const bytes = Buffer.allocUnsafe(offset);
   bytes.set(scratch.subarray(0, offset));
   if (scratch.length > KEEP_SCRATCH_BYTES) scratch = new Uint8Array(64 * 1024);

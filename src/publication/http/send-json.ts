@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { envelopeBytes } from './json-bytes.js';
+import { jsonBytes } from './json-bytes.js';
 
 export interface Envelope {
   [key: string]: unknown;
@@ -42,14 +42,14 @@ export function sendJson(
   /** How many bytes at the end are the timing field and the closing braces after it. */
   let timed = 0;
   if (meta === undefined) {
-    bytes = envelopeBytes(rest);
+    bytes = jsonBytes(rest);
   } else {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     // A fresh object without the field, so the field is written last (a key the meta already
     // had would keep its place).
     const { response_time_ms: _stale, ...timedMeta } = meta;
     timedMeta.response_time_ms = ms;
-    bytes = envelopeBytes({ ...rest, meta: timedMeta });
+    bytes = jsonBytes({ ...rest, meta: timedMeta });
     // The field and the two closing braces, all ASCII, so as many bytes as characters; with
     // the comma before it when other meta fields were written.
     timed = `"response_time_ms":${ms}}}`.length;

@@ -5,8 +5,10 @@
  * `code` is checked in constant time, the database and language are chosen, and the action runs
  * through `dispatch`. Every answer is HTTP 200 JSON, computed whole before a byte is sent.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesAnySecret } from '../../common/constant-time.js';
+import { jsonBytes } from '../http/json-bytes.js';
 import { requestContext } from '../http/request-context.js';
 import { dispatch } from './dispatch.js';
 import { buildOptions, fieldsOf, type V1Intake } from './intake.js';
@@ -75,7 +77,7 @@ function sendV1(
   reply.type(contentType);
   return reply
     .code(200)
-    .send(typeof body === 'string' && contentType.startsWith('text/') ? body : JSON.stringify(body ?? null));
+    .send(typeof body === 'string' && contentType.startsWith('text/') ? body : jsonBytes(body));
 }
 
 export async function v1Routes(app: FastifyInstance): Promise<void> {
