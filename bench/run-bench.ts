@@ -104,9 +104,7 @@ async function ensureArchive(f: Fixture): Promise<void> {
     }
     mkdirSync(SQLITE_DIR, { recursive: true });
     console.error(`generating ${f.interviews} interviews into ${file}`);
-    await writeSqliteDemo(file, { interviews: f.interviews, seed: 1 }, (d, t) =>
-      process.stderr.write(`\r${d}/${t}`),
-    );
+    await writeSqliteDemo(file, { interviews: f.interviews, seed: 1 }, generationProgress());
   } else {
     const conn = await mysql.createConnection(MARIADB);
     try {
@@ -118,9 +116,7 @@ async function ensureArchive(f: Fixture): Promise<void> {
       await conn.end();
     }
     console.error(`generating ${f.interviews} interviews into MariaDB ${f.db}`);
-    await writeMariadbDemo(MARIADB, f.db, { interviews: f.interviews, seed: 1 }, (d, t) =>
-      process.stderr.write(`\r${d}/${t}`),
-    );
+    await writeMariadbDemo(MARIADB, f.db, { interviews: f.interviews, seed: 1 }, generationProgress());
   }
   process.stderr.write('\n');
 }
@@ -134,6 +130,18 @@ async function spawnReady(args: string[], env: NodeJS.ProcessEnv): Promise<Child
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
   return child;
+}
+
+/** Rows written so far: rewritten in place on a terminal, a line every tenth of the way in a log. */
+function generationProgress(): (done: number, total: number) => void {
+  let nextTenth = 0;
+  return (done, total) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total}`);
+    else if (done >= nextTenth) {
+      process.stderr.write(`${done}/${total}\n`);
+      nextTenth = done + total / 10;
+    }
+  };
 }
 
 function startServer(f: Fixture): Promise<ChildProcess> {
