@@ -15,7 +15,8 @@
  * bottleneck) and `100k` (100,000 interviews, ~510k rows). Each is generated once with the demo
  * generator and reused while its size matches. `--soak N` sends N requests of the scenario mix
  * (every selected scenario in turn on each connection) to one server and samples its RSS every
- * N / samples requests: idle, peak and the curve. BENCH_SERVER_NODE_ARGS adds node flags to the
+ * N / samples requests: idle, peak and the curve. The server gets the node flags of
+ * `npm run start:publication`; BENCH_SERVER_NODE_ARGS adds node flags to the
  * measured server (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  *
  * Everything runs on this machine: server, load generator, baselines and MariaDB share its cores,
@@ -69,7 +70,18 @@ const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 /** The server's default pool size (DB_POOL_MAX); the MariaDB baseline uses as many connections. */
 const POOL = 10;
 const BASE = '/publication/server_api/v2';
-const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+/**
+ * The server runs with the node flags `npm run start:publication` gives it (package.json, the
+ * one place they are set), then any of BENCH_SERVER_NODE_ARGS.
+ */
+const START_FLAGS = (() => {
+  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:publication'];
+  return script.split(' ').filter((a) => a.startsWith('--'));
+})();
+const SERVER_NODE_ARGS = [
+  ...START_FLAGS,
+  ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
+];
 const FIXTURES: Record<string, { db: string; interviews: number }> = {
   small: { db: 'bench_small', interviews: 500 },
   '100k': { db: 'bench_archive', interviews: 100_000 },
