@@ -3,7 +3,10 @@
  * `connected`/`error` per database and the state of its circuit breaker (db/circuit-breaker.ts:
  * `open` while data requests are refused at once with 503). Nothing is cached: a database that
  * comes back after an outage reads `connected` on the next call (pools open fresh connections on
- * demand), and that ping closes its breaker.
+ * demand), and that ping closes its breaker. Health requests that arrive while a database's ping
+ * is in flight share that ping instead of sending one each: a load balancer polling often, or a
+ * burst of checks, costs the database one ping at a time (the answer is never older than the
+ * request that asked for it).
  */
 import type { BreakerState } from '../db/circuit-breaker.js';
 import type { PublicationContext } from './context.js';
@@ -18,6 +21,24 @@ export interface HealthReport {
   uptime: number;
   timestamp: string;
   version: string;
+}
+
+/** Per context and database, the ping in flight (removed when it settles). */
+const inFlight = new WeakMap<PublicationContext, Map<string, Promise<boolean>>>();
+
+function sharedPing(ctx: PublicationContext, db: string): Promise<boolean> {
+  let pings = inFlight.get(ctx);
+  if (!pings) {
+    pings = new Map();
+    inFlight.set(ctx, pings);
+  }
+  let ping = pings.get(db);
+  if (!ping) {
+    const map = pings;
+    ping = pingWithin(ctx, db).finally(() => map.delete(db));
+    pings.set(db, ping);
+  }
+  return ping;
 }
 
 async function pingWithin(ctx: PublicationContext, db: string): Promise<boolean> {
@@ -42,7 +63,7 @@ export async function checkHealth(
   startedAt: number,
 ): Promise<HealthReport> {
   const names = ctx.config.dbNames;
-  const results = await Promise.all(names.map((db) => pingWithin(ctx, db)));
+  const results = await Promise.all(names.map((db) => sharedPing(ctx, db)));
   const databases: HealthReport['databases'] = {};
   names.forEach((db, i) => {
     databases[db] = results[i] ? 'connected' : 'error';
