@@ -164,7 +164,14 @@ export interface SearchableText {
 
 export function searchable(source: string): SearchableText {
   const folded = foldText(source);
-  const tokens = tokenize(folded.text);
+  // Tokens and the word index serve phrases only, built on first use: a one-word term (the usual
+  // case) is found with indexOf and a look at the characters around each occurrence, which is
+  // the same test (a token equal to the word) without splitting the whole text into words.
+  let tokenList: Token[] | undefined;
+  const tokens = () => {
+    tokenList ??= tokenize(folded.text);
+    return tokenList;
+  };
   const tokenEquals = (t: Token, word: string, prefix: boolean) =>
     (prefix ? t.end - t.start >= word.length : t.end - t.start === word.length) &&
     folded.text.startsWith(word, t.start);
@@ -174,7 +181,7 @@ export function searchable(source: string): SearchableText {
   const occurrences = (word: string): number[] => {
     if (!index) {
       index = new Map();
-      tokens.forEach((t, k) => {
+      tokens().forEach((t, k) => {
         const w = folded.text.slice(t.start, t.end);
         const list = index!.get(w);
         if (list) list.push(k);
@@ -195,18 +202,35 @@ export function searchable(source: string): SearchableText {
     },
   };
 
+  /** Whole-word occurrences of one word (or words it begins, with `prefix`), in text order. */
+  function oneWordRanges(word: string, prefix: boolean): TextRange[] {
+    const out: TextRange[] = [];
+    const text = folded.text;
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      if (wordCharBefore(text, at)) continue;
+      let end = at + word.length;
+      if (prefix) {
+        while (wordCharAt(text, end)) end += isHighSurrogate(text.charCodeAt(end)) ? 2 : 1;
+      } else if (wordCharAt(text, end)) {
+        continue;
+      }
+      out.push({ start: folded.starts[at]!, end: folded.ends[end - 1]! });
+    }
+    return out;
+  }
+
   function wordRanges(words: readonly string[], prefix: boolean): TextRange[] {
     const n = words.length;
     const out: TextRange[] = [];
     if (n === 0) return out;
-    // A one-word prefix term has no exact first word to look up: scan every token.
-    const candidates = prefix && n === 1 ? tokens.map((_t, k) => k) : occurrences(words[0]!);
-    for (const k of candidates) {
-      if (k + n > tokens.length) break;
+    if (n === 1) return oneWordRanges(words[0]!, prefix);
+    const all = tokens();
+    for (const k of occurrences(words[0]!)) {
+      if (k + n > all.length) break;
       let ok = true;
-      for (let j = 0; j < n && ok; j++) ok = tokenEquals(tokens[k + j]!, words[j]!, prefix && j === n - 1);
+      for (let j = 0; j < n && ok; j++) ok = tokenEquals(all[k + j]!, words[j]!, prefix && j === n - 1);
       if (!ok) continue;
-      out.push({ start: folded.starts[tokens[k]!.start]!, end: folded.ends[tokens[k + n - 1]!.end - 1]! });
+      out.push({ start: folded.starts[all[k]!.start]!, end: folded.ends[all[k + n - 1]!.end - 1]! });
     }
     return out;
   }

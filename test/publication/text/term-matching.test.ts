@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findMatches, literalTermsOf } from '../../../src/publication/text/term-matching.js';
+import { findMatches, foldString, literalTermsOf } from '../../../src/publication/text/term-matching.js';
 
 /** The stretches of `text` a literal term matches, as written in the text. */
 const matched = (text: string, term: string) =>
@@ -54,5 +55,40 @@ describe('literalTermsOf', () => {
       { literal: 'CANCIÓN.' },
     ]);
     expect(literalTermsOf('-- ... ¿?')).toEqual([]);
+  });
+});
+
+describe('one-word terms against a tokenising reference', () => {
+  // Texts whose characters fold one to one (ASCII and precomposed accents), so offsets in the
+  // folded text are offsets in the source and a plain regular expression can be the reference.
+  const alphabet = ['a', 'b', 'á', 'B', 'Á', 'ñ', '_', '1', ' ', '.', ',', '-', "'", '(', ')'];
+  const text = fc.array(fc.constantFrom(...alphabet), { maxLength: 60 }).map((cs) => cs.join(''));
+  const word = fc
+    .array(fc.constantFrom('a', 'b', 'á', 'ñ', '1', '_'), { minLength: 1, maxLength: 3 })
+    .map((cs) => cs.join(''));
+
+  /** Every token of the folded text equal to `w` (or beginning with it, with `prefix`). */
+  function reference(source: string, w: string, prefix: boolean): [number, number][] {
+    const folded = foldString(source);
+    const target = foldString(w);
+    const out: [number, number][] = [];
+    for (const m of folded.matchAll(/[\p{L}\p{N}_]+/gu)) {
+      if (prefix ? m[0].startsWith(target) : m[0] === target) out.push([m.index, m.index + m[0].length]);
+    }
+    return out;
+  }
+
+  it('finds exactly the tokens equal to the word, and those it begins with as a prefix', () => {
+    fc.assert(
+      fc.property(text, word, fc.boolean(), (source, w, prefix) => {
+        const found = findMatches(source, [{ words: [w], prefix }]).map((r) => [r.start, r.end]);
+        expect(found).toEqual(reference(source, w, prefix));
+        if (!prefix) {
+          const literal = findMatches(source, [{ literal: w }]).map((r) => [r.start, r.end]);
+          expect(literal).toEqual(reference(source, w, false));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
