@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findMatches, foldString, literalTermsOf } from '../../../src/publication/text/term-matching.js';
+import {
+  findMatches,
+  foldMapped,
+  foldString,
+  foldText,
+  literalTermsOf,
+} from '../../../src/publication/text/term-matching.js';
 
 /** The stretches of `text` a literal term matches, as written in the text. */
 const matched = (text: string, term: string) =>
@@ -89,6 +95,44 @@ describe('one-word terms against a tokenising reference', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('folding text for matching', () => {
+  it('takes the one-to-one shortcut only where it gives what the general fold gives', () => {
+    const units = [
+      'a',
+      'Z',
+      'á',
+      'Ñ',
+      'ß',
+      'İ',
+      '’',
+      '—',
+      'Ω',
+      'ά',
+      'Ж',
+      '\u0301',
+      '\u0000',
+      'ﬁ',
+      '😀',
+      '\ud800',
+      '記',
+      ' ',
+      '.',
+    ];
+    const text = fc.array(fc.constantFrom(...units), { maxLength: 40 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 40 })), (source) => {
+        const quick = foldText(source);
+        const general = foldMapped(source);
+        expect(quick.text).toBe(general.text);
+        for (let i = 0; i < general.text.length; i++) {
+          expect([quick.startOf(i), quick.endOf(i)]).toEqual([general.starts[i], general.ends[i]]);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });
