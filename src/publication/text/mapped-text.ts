@@ -49,7 +49,8 @@ export class MappedTextBuilder {
       // apply takes the typed array as it is; spreading it would run an iterator per unit.
       text += String.fromCharCode.apply(null, chunk as unknown as number[]);
     }
-    return { text, starts: this.starts.slice(0, this.length), ends: this.ends.slice(0, this.length) };
+    // Views, not copies: the builder is dropped after build(), so nothing else writes to them.
+    return { text, starts: this.starts.subarray(0, this.length), ends: this.ends.subarray(0, this.length) };
   }
 
   private grow(): void {
