@@ -37,6 +37,11 @@ export interface MariadbTarget {
   url: string;
 }
 
+/** The statement that builds a FULLTEXT index over a loaded table (`ft_<column>`). */
+export function addFullTextSql(db: string, def: TableDef, column: string): string {
+  return `ALTER TABLE ${mariadbIdent(db)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`;
+}
+
 function rowChars(row: Row): number {
   let n = 0;
   for (const cell of row) n += typeof cell === 'string' ? cell.length : 8;
@@ -144,9 +149,7 @@ export class MariadbWriter implements PublishWriter {
     const have = new Set(indexed.map((r) => r.c));
     for (const column of def.fullText) {
       if (have.has(column)) continue;
-      await this.c.query(
-        `ALTER TABLE ${mariadbIdent(db)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`,
-      );
+      await this.c.query(addFullTextSql(db, def, column));
     }
   }
 
@@ -213,9 +216,7 @@ export class MariadbWriter implements PublishWriter {
     this.indexing = this.indexing.then(async () => {
       const conn = await this.indexer!;
       for (const column of def.fullText) {
-        await conn.query(
-          `ALTER TABLE ${mariadbIdent(this.newDb)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`,
-        );
+        await conn.query(addFullTextSql(this.newDb, def, column));
       }
     });
     this.indexing.catch(() => {}); // awaited in finish(); abort() drops the database anyway

@@ -47,7 +47,8 @@ function triggerSql(def: TableDef, column: string): string[] {
   ];
 }
 
-function createFts(db: Database.Database, def: TableDef, column: string): void {
+/** Creates an external-content FTS5 table over `column` and fills it from the loaded rows. */
+export function createFts(db: Database.Database, def: TableDef, column: string): void {
   const fts = sqliteIdent(ftsTableName(def.name, column));
   db.exec(
     `CREATE VIRTUAL TABLE ${fts} USING fts5(${sqliteIdent(column)}, content='${def.name}', ` +
