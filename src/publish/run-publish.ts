@@ -12,6 +12,9 @@
  *   named): records created, saved or deleted since then, plus the records whose rows show them.
  *   With no watermark yet, every mapped section.
  *
+ * Runs to the same target never interleave: a run waits up to `lockWaitMs` for another one to
+ * finish, then fails with TargetBusy (target-lock.ts).
+ *
  * Faults: a record that fails to map is reported in `failures` and skipped (its published rows
  * stay as they were); the run goes on. A target that fails stops the run with TargetUnavailable;
  * the batches already committed stay (each is whole), a rebuild is discarded. The watermark moves
@@ -26,6 +29,7 @@ import { type MapInputs, type MappedRecord, RecordMapError, RecordMapper } from 
 import type { TableMap } from './publication-map-schema.js';
 import { readWatermark, writeWatermark } from './publish-watermark.js';
 import type { PublishWriter, RecordRemoval } from './publish-writer.js';
+import { DEFAULT_LOCK_WAIT_MS, withTargetLock } from './target-lock.js';
 import {
   changesSince,
   countSection,
@@ -79,6 +83,8 @@ export interface PublishDeps {
   onProgress?: (p: PublishProgress) => void;
   now?: () => Date;
   batchSize?: number;
+  /** How long to wait for another run on the same target (default DEFAULT_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
   /** Tests: replaces the mapping of one record (to inject a failure). */
   mapRecord?: (mapper: RecordMapper, table: TableMap, row: MatrixRow, inputs: MapInputs) => MappedRecord;
 }
@@ -135,8 +141,16 @@ function checkRequest(map: CheckedMap, request: PublishRequest): void {
 }
 
 export async function runPublish(deps: PublishDeps, request: PublishRequest = {}): Promise<PublishSummary> {
+  checkRequest(deps.map, request);
+  // Held from before the watermark and the changes are read until the target is swapped or
+  // committed: a second run to the same target waits for this one (target-lock.ts).
+  return withTargetLock(deps.db, deps.targetName, deps.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, () =>
+    runLocked(deps, request),
+  );
+}
+
+async function runLocked(deps: PublishDeps, request: PublishRequest): Promise<PublishSummary> {
   const { db, ontology, map, writer } = deps;
-  checkRequest(map, request);
   const now = deps.now ?? (() => new Date());
   const started = now();
   const watermarkAt = new Date(started.getTime() - WATERMARK_SLACK_MS);
