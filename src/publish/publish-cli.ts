@@ -154,6 +154,9 @@ async function main(): Promise<number> {
       `Done: ${summary.records} records read, ${summary.published} published, ${summary.removed} removed, ` +
         `${summary.rows} rows in ${summary.seconds.toFixed(1)} s (${rate} rows/s).`,
     );
+    if (summary.refreshed > 0) {
+      console.log(`Refreshed the dd_relations of ${summary.refreshed} record(s) these point or pointed at.`);
+    }
     if (summary.failures.length > 0) {
       console.error(
         `${summary.failures.length} record(s) could not be mapped (their published rows are unchanged):`,

@@ -207,6 +207,24 @@ export class InboundIndex {
   }
 }
 
+/** The mapped records a record's relations point at (whose dd_relations list it). */
+export function relationTargets(
+  map: CheckedMap,
+  row: Pick<MatrixRow, 'relation'>,
+): { section_tipo: string; section_id: number }[] {
+  const out: { section_tipo: string; section_id: number }[] = [];
+  for (const items of Object.values(row.relation ?? {})) {
+    if (!Array.isArray(items)) continue;
+    for (const l of items as Record<string, unknown>[]) {
+      const id = l && typeof l === 'object' ? locatorId(l) : undefined;
+      if (id !== undefined && typeof l.section_tipo === 'string' && map.tableOf(l.section_tipo)) {
+        out.push({ section_tipo: l.section_tipo, section_id: id });
+      }
+    }
+  }
+  return out;
+}
+
 export interface ChangeSet {
   /** Records saved or created since the time, by section. */
   changed: Map<string, Set<number>>;
@@ -265,15 +283,7 @@ export async function changesSince(
   }
   // Targets of the changed records' relations get a fresh dd_relations.
   for (const row of touched) {
-    for (const items of Object.values(row.relation ?? {})) {
-      if (!Array.isArray(items)) continue;
-      for (const l of items as Record<string, unknown>[]) {
-        const id = l && typeof l === 'object' ? locatorId(l) : undefined;
-        if (id !== undefined && typeof l.section_tipo === 'string' && map.tableOf(l.section_tipo)) {
-          addTo(changed, l.section_tipo, id);
-        }
-      }
-    }
+    for (const l of relationTargets(map, row)) addTo(changed, l.section_tipo, l.section_id);
   }
   // Records that show a changed record through a via column.
   const viaTargets: PublishLocator[] = [];
