@@ -13,8 +13,11 @@
 import mysql from 'mysql2/promise';
 import type { Row, TableDef } from '../demo/dataset.js';
 import { mariadbCreateTable, mariadbIdent } from '../demo/mariadb-sink.js';
-import type { MappedRecord } from './map-record.js';
+import type { MappedRecord, PublishLocator } from './map-record.js';
 import {
+  LISTED_IN_LIKE_LIMIT,
+  listedPattern,
+  listsAny,
   type PublishWriter,
   type RecordRemoval,
   TargetUnavailable,
@@ -35,6 +38,11 @@ const BATCH_CHARS = 4_000_000;
 export interface MariadbTarget {
   /** mysql://user:password@host:port/database */
   url: string;
+}
+
+/** The statement that builds a FULLTEXT index over a loaded table (`ft_<column>`). */
+export function addFullTextSql(db: string, def: TableDef, column: string): string {
+  return `ALTER TABLE ${mariadbIdent(db)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`;
 }
 
 function rowChars(row: Row): number {
@@ -144,9 +152,7 @@ export class MariadbWriter implements PublishWriter {
     const have = new Set(indexed.map((r) => r.c));
     for (const column of def.fullText) {
       if (have.has(column)) continue;
-      await this.c.query(
-        `ALTER TABLE ${mariadbIdent(db)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`,
-      );
+      await this.c.query(addFullTextSql(db, def, column));
     }
   }
 
@@ -202,6 +208,29 @@ export class MariadbWriter implements PublishWriter {
     return rows;
   }
 
+  async listedIn(def: TableDef, sources: readonly PublishLocator[]): Promise<number[]> {
+    if (sources.length === 0 || !def.columns.some((c) => c.name === 'dd_relations')) return [];
+    const t = mariadbIdent(def.name);
+    const id = mariadbIdent(def.primaryKey[0]!);
+    try {
+      if (sources.length <= LISTED_IN_LIKE_LIMIT) {
+        const tests = sources.map(() => 'dd_relations LIKE ?').join(' OR ');
+        const [rows] = (await this.c.query(
+          `SELECT DISTINCT ${id} AS id FROM ${t} WHERE ${tests}`,
+          sources.map(listedPattern),
+        )) as unknown as [{ id: number }[]];
+        return rows.map((r) => Number(r.id));
+      }
+      const keys = new Set(sources.map((l) => `${l.section_tipo}/${Number(l.section_id)}`));
+      const [rows] = (await this.c.query(
+        `SELECT ${id} AS id, dd_relations AS d FROM ${t} WHERE dd_relations IS NOT NULL`,
+      )) as unknown as [{ id: number; d: unknown }[]];
+      return [...new Set(rows.filter((r) => listsAny(r.d, keys)).map((r) => Number(r.id)))];
+    } catch (err) {
+      throw this.unavailable(err);
+    }
+  }
+
   /**
    * Builds a finished table's FULLTEXT indexes on a second connection while the next tables load
    * (InnoDB builds them by sorting the rows already there, far cheaper than row by row; measured
@@ -213,9 +242,7 @@ export class MariadbWriter implements PublishWriter {
     this.indexing = this.indexing.then(async () => {
       const conn = await this.indexer!;
       for (const column of def.fullText) {
-        await conn.query(
-          `ALTER TABLE ${mariadbIdent(this.newDb)}.${mariadbIdent(def.name)} ADD FULLTEXT INDEX ${mariadbIdent(`ft_${column}`)} (${mariadbIdent(column)})`,
-        );
+        await conn.query(addFullTextSql(this.newDb, def, column));
       }
     });
     this.indexing.catch(() => {}); // awaited in finish(); abort() drops the database anyway

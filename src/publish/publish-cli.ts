@@ -6,7 +6,8 @@
  *
  * A progress bar on a terminal (cli-progress), one plain line per tenth otherwise; a summary at
  * the end. Exit status: 0 done; 1 some records failed to map (listed; the watermark stays);
- * 2 bad usage or configuration (map included); 3 the target is unreachable or failed mid-run.
+ * 2 bad usage or configuration (map included); 3 the target is unreachable or failed mid-run;
+ * 4 another run to the same target did not finish within PUBLISH_LOCK_WAIT_SECONDS.
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
@@ -21,6 +22,7 @@ import { loadPublicationMap, PublicationMapError } from './load-publication-map.
 import { describeTarget, loadPublishConfig, writerFor } from './publish-targets.js';
 import { TargetUnavailable } from './publish-writer.js';
 import { type PublishProgress, type PublishRequest, PublishRequestError, runPublish } from './run-publish.js';
+import { TargetBusy } from './target-lock.js';
 
 const USAGE = `usage: npm run publish -- [--target <name>] [--section <tipo> [--id <n>]] [--since <ISO date>|last] [--rebuild] [--print-map]`;
 
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
         targetName: target.name,
         writer: writerFor(target),
         onProgress: (p) => progress.update(p),
+        lockWaitMs: publishConfig.lockWaitMs,
       },
       request,
     );
@@ -151,6 +154,9 @@ async function main(): Promise<number> {
       `Done: ${summary.records} records read, ${summary.published} published, ${summary.removed} removed, ` +
         `${summary.rows} rows in ${summary.seconds.toFixed(1)} s (${rate} rows/s).`,
     );
+    if (summary.refreshed > 0) {
+      console.log(`Refreshed the dd_relations of ${summary.refreshed} record(s) these point or pointed at.`);
+    }
     if (summary.failures.length > 0) {
       console.error(
         `${summary.failures.length} record(s) could not be mapped (their published rows are unchanged):`,
@@ -175,6 +181,10 @@ main().then(
         `${err.message}\nNothing of the failed batch was kept; run again when the target is back.`,
       );
       process.exit(3);
+    }
+    if (err instanceof TargetBusy) {
+      console.error(err.message);
+      process.exit(4);
     }
     if (
       err instanceof UsageError ||

@@ -7,6 +7,8 @@
  *   `demo=sqlite:./data/publication/demo_archive.sqlite`, the database `npm start` serves.
  * - `PUBLISH_DEFAULT_TARGET`: the target used when none is named (default: the first listed).
  * - `PUBLICATION_MAP`: a JSON publication map replacing the default one (load-publication-map.ts).
+ * - `PUBLISH_LOCK_WAIT_SECONDS`: how long a run waits for another run on the same target to
+ *   finish before it fails as busy (default 30; target-lock.ts).
  *
  * A target's password never appears in a message: `describe` shows the URL without it.
  */
@@ -15,6 +17,7 @@ import { ConfigError } from '../common/config-error.js';
 import { MariadbWriter } from './mariadb-writer.js';
 import type { PublishWriter } from './publish-writer.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { DEFAULT_LOCK_WAIT_MS } from './target-lock.js';
 
 export type PublishTarget =
   | { name: string; dialect: 'sqlite'; file: string }
@@ -24,6 +27,8 @@ export interface PublishConfig {
   targets: ReadonlyMap<string, PublishTarget>;
   defaultTarget: string;
   mapPath?: string;
+  /** PUBLISH_LOCK_WAIT_SECONDS, in ms. */
+  lockWaitMs: number;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -82,7 +87,17 @@ export function loadPublishConfig(env: NodeJS.ProcessEnv = process.env): Publish
       `PUBLISH_DEFAULT_TARGET: ${defaultTarget} is not one of PUBLISH_TARGETS (${[...targets.keys()].join(', ')})`,
     ]);
   }
-  return { targets, defaultTarget, mapPath: env.PUBLICATION_MAP?.trim() || undefined };
+  const wait = env.PUBLISH_LOCK_WAIT_SECONDS?.trim();
+  const waitSeconds = wait ? Number(wait) : DEFAULT_LOCK_WAIT_MS / 1000;
+  if (!Number.isFinite(waitSeconds) || waitSeconds < 0 || waitSeconds > 86_400) {
+    throw new ConfigError([`PUBLISH_LOCK_WAIT_SECONDS: a number of seconds from 0 to 86400, got "${wait}"`]);
+  }
+  return {
+    targets,
+    defaultTarget,
+    mapPath: env.PUBLICATION_MAP?.trim() || undefined,
+    lockWaitMs: waitSeconds * 1000,
+  };
 }
 
 /** The target for messages: no password. */

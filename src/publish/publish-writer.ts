@@ -6,7 +6,7 @@
  * two dialects (sqlite-writer.ts, mariadb-writer.ts).
  */
 import type { TableDef } from '../demo/schema.js';
-import type { MappedRecord } from './map-record.js';
+import type { MappedRecord, PublishLocator } from './map-record.js';
 
 export type WriteMode = 'incremental' | 'rebuild';
 
@@ -31,6 +31,12 @@ export interface PublishWriter {
    * the writes of the next tables (finish() waits for them).
    */
   tableDone?(def: TableDef): void;
+  /**
+   * Incremental: the ids of the published records of `def` whose `dd_relations` list one of
+   * `sources` (the published side's memory of who pointed at them, for refreshing the targets
+   * a record no longer points at). A few sources: LIKE tests in SQL; many: one read of the column.
+   */
+  listedIn?(def: TableDef, sources: readonly PublishLocator[]): Promise<number[]>;
   /** Rebuild: builds the full-text indexes and statistics, then swaps the new database in. */
   finish(): Promise<void>;
   /** Drops what an unfinished rebuild wrote; the live database is untouched. Never throws. */
@@ -47,4 +53,32 @@ export class TargetUnavailable extends Error {
     super(`publication target "${target}" is unavailable: ${(cause as Error)?.message ?? String(cause)}`);
     this.name = 'TargetUnavailable';
   }
+}
+
+/** Above this many sources, listedIn reads the whole dd_relations column instead of LIKE tests. */
+export const LISTED_IN_LIKE_LIMIT = 20;
+
+/** How a source appears in a published dd_relations JSON (map-record.ts writes it compactly). */
+export function listedPattern(source: PublishLocator): string {
+  return `%${JSON.stringify({ section_tipo: source.section_tipo, section_id: Number(source.section_id) })}%`;
+}
+
+/** Whether a published dd_relations value lists one of `keys` (`<section_tipo>/<section_id>`). */
+export function listsAny(json: unknown, keys: ReadonlySet<string>): boolean {
+  if (typeof json !== 'string' || json === '') return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  return (
+    Array.isArray(parsed) &&
+    parsed.some(
+      (l) =>
+        l &&
+        typeof l === 'object' &&
+        keys.has(`${(l as PublishLocator).section_tipo}/${(l as PublishLocator).section_id}`),
+    )
+  );
 }

@@ -55,7 +55,15 @@ export function createPublisher(
     publish: async (db, request, options = {}) => {
       const t = target(options.target);
       const summary = await runPublish(
-        { db, ontology, map, targetName: t.name, writer: writerFor(t), onProgress: options.onProgress },
+        {
+          db,
+          ontology,
+          map,
+          targetName: t.name,
+          writer: writerFor(t),
+          onProgress: options.onProgress,
+          lockWaitMs: config.lockWaitMs,
+        },
         request,
       );
       onPublished?.(t, summary);

@@ -8,9 +8,15 @@
  *   is untouched until then; a failure leaves it as it was).
  * - `sectionTipo` (+ `sectionId`): that section (or that record), replaced in place. A record that
  *   no longer exists or is not publishable has its rows removed.
+ * - Record and incremental runs also republish the records whose `dd_relations` change
+ *   with them: the records they point at, and the published records whose dd_relations still list
+ *   them (a relation removed since: found on the published side, writer.listedIn).
  * - `since` (a time, or `'last'`, the target's watermark; also the default when nothing is
  *   named): records created, saved or deleted since then, plus the records whose rows show them.
  *   With no watermark yet, every mapped section.
+ *
+ * Runs to the same target never interleave: a run waits up to `lockWaitMs` for another one to
+ * finish, then fails with TargetBusy (target-lock.ts).
  *
  * Faults: a record that fails to map is reported in `failures` and skipped (its published rows
  * stay as they were); the run goes on. A target that fails stops the run with TargetUnavailable;
@@ -18,6 +24,8 @@
  * only after a clean whole run (rebuild or incremental), so the next incremental run redoes what
  * a failed one missed.
  */
+
+import type { TableDef } from '../demo/dataset.js';
 import type { Ontology } from '../work/ontology/load-ontology.js';
 import type { MatrixRow } from '../work/store/record-rows.js';
 import type { SqlQueryable } from '../work/store/sql-client.js';
@@ -26,13 +34,18 @@ import { type MapInputs, type MappedRecord, RecordMapError, RecordMapper } from 
 import type { TableMap } from './publication-map-schema.js';
 import { readWatermark, writeWatermark } from './publish-watermark.js';
 import type { PublishWriter, RecordRemoval } from './publish-writer.js';
+import { DEFAULT_LOCK_WAIT_MS, withTargetLock } from './target-lock.js';
 import {
   changesSince,
   countSection,
   InboundIndex,
+  Projection,
+  pageComponents,
   readSectionRecords,
   readViaRecords,
+  relationTargets,
   sectionRecordsAfter,
+  viaComponents,
 } from './work-source.js';
 
 export interface PublishRequest {
@@ -63,6 +76,11 @@ export interface PublishSummary {
   published: number;
   /** Records whose rows were removed (deleted, or not publishable). */
   removed: number;
+  /**
+   * Records republished only because their dd_relations change with the run's records (the
+   * targets those point at, or pointed at before a relation was removed).
+   */
+  refreshed: number;
   rows: number;
   failures: RecordFailure[];
   seconds: number;
@@ -79,6 +97,8 @@ export interface PublishDeps {
   onProgress?: (p: PublishProgress) => void;
   now?: () => Date;
   batchSize?: number;
+  /** How long to wait for another run on the same target (default DEFAULT_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
   /** Tests: replaces the mapping of one record (to inject a failure). */
   mapRecord?: (mapper: RecordMapper, table: TableMap, row: MatrixRow, inputs: MapInputs) => MappedRecord;
 }
@@ -114,6 +134,68 @@ interface Part {
   /** undefined: the whole section. */
   ids?: number[];
   removed?: number[];
+  /** Records republished only for their dd_relations (counted as `refreshed`). */
+  related?: boolean;
+}
+
+/**
+ * The records whose dd_relations change with the records of `parts`: the mapped records they
+ * point at now (for a record or section run; an incremental run's changesSince has added them
+ * already) and the published records whose dd_relations still list them (the targets of a
+ * relation since removed, which the work database no longer shows). Answers them as parts of
+ * their own, without the records `parts` already publish.
+ */
+async function relatedParts(
+  deps: PublishDeps,
+  parts: readonly Part[],
+  defOf: ReadonlyMap<string, TableDef>,
+  pointsNow: boolean,
+): Promise<Part[]> {
+  const { db, ontology, map, writer } = deps;
+  const sources = parts.flatMap((p) =>
+    [...(p.ids ?? []), ...(p.removed ?? [])].map((id) => ({
+      section_tipo: p.table.section_tipo,
+      section_id: id,
+    })),
+  );
+  if (sources.length === 0) return [];
+  const wanted = new Map<string, Set<number>>();
+  const add = (sectionTipo: string, id: number) => {
+    let ids = wanted.get(sectionTipo);
+    if (!ids) {
+      ids = new Set();
+      wanted.set(sectionTipo, ids);
+    }
+    ids.add(id);
+  };
+  if (pointsNow) {
+    for (const part of parts) {
+      if (!part.ids || part.ids.length === 0) continue;
+      for (const row of await readSectionRecords(db, ontology, part.table.section_tipo, part.ids))
+        for (const l of relationTargets(map, row)) add(l.section_tipo, l.section_id);
+    }
+  }
+  if (writer.listedIn) {
+    const sourceTables = new Set(sources.map((s) => ontology.tableOf(s.section_tipo)));
+    for (const t of map.tables) {
+      if (!t.dd_relations) continue;
+      // Only sections the sources' relations can point into.
+      const reachable = [...sourceTables].some(
+        (table) => table && ontology.relationComponentsInto(table, t.section_tipo).length > 0,
+      );
+      if (!reachable) continue;
+      for (const id of await writer.listedIn(defOf.get(t.section_tipo)!, sources)) add(t.section_tipo, id);
+    }
+  }
+  const already = new Set(parts.flatMap((p) => (p.ids ?? []).map((id) => `${p.table.section_tipo}/${id}`)));
+  const out: Part[] = [];
+  for (const t of map.tables) {
+    const ids = [...(wanted.get(t.section_tipo) ?? [])]
+      .filter((id) => !already.has(`${t.section_tipo}/${id}`))
+      .sort((a, b) => a - b);
+    if (ids.length > 0) out.push({ table: t, ids, related: true });
+  }
+  return out;
 }
 
 function checkRequest(map: CheckedMap, request: PublishRequest): void {
@@ -135,8 +217,16 @@ function checkRequest(map: CheckedMap, request: PublishRequest): void {
 }
 
 export async function runPublish(deps: PublishDeps, request: PublishRequest = {}): Promise<PublishSummary> {
+  checkRequest(deps.map, request);
+  // Held from before the watermark and the changes are read until the target is swapped or
+  // committed: a second run to the same target waits for this one (target-lock.ts).
+  return withTargetLock(deps.db, deps.targetName, deps.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, () =>
+    runLocked(deps, request),
+  );
+}
+
+async function runLocked(deps: PublishDeps, request: PublishRequest): Promise<PublishSummary> {
   const { db, ontology, map, writer } = deps;
-  checkRequest(map, request);
   const now = deps.now ?? (() => new Date());
   const started = now();
   const watermarkAt = new Date(started.getTime() - WATERMARK_SLACK_MS);
@@ -175,6 +265,7 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
     records: 0,
     published: 0,
     removed: 0,
+    refreshed: 0,
     rows: 0,
     failures: [],
     seconds: 0,
@@ -185,25 +276,36 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
     deps.mapRecord ??
     ((m, table, row, inputs) => m.mapRecord(table, defOf.get(table.section_tipo)!, row, inputs));
 
-  let total = 0;
-  for (const part of parts) {
-    total += part.ids ? part.ids.length : await countSection(db, ontology, part.table.section_tipo);
-    total += part.removed?.length ?? 0;
-  }
-  const explicit = parts.flatMap((p) =>
-    (p.ids ?? []).map((id) => ({ section_tipo: p.table.section_tipo, section_id: id })),
-  );
-  // A few records: containment lookups on the relation GIN index; more: one scan of every
-  // mapped section's relations is cheaper than hundreds of OR-ed lookups (measured: 993 records
-  // took 21 s by lookups).
-  const inbound =
-    parts.some((p) => !p.ids) || explicit.length > LOOKUP_LIMIT
-      ? await InboundIndex.scan(db, ontology, map)
-      : await InboundIndex.lookup(db, ontology, map, explicit);
-
+  // Only the components the map reads are selected (measured at 100k interviews: node CPU of
+  // reading every page and its via records 4.9-5.2 -> 4.1-4.3 s; BENCHMARKS.md).
+  const projections = {
+    page: (st: string) => new Projection(ontology, st, pageComponents(map, st)),
+    via: (st: string) => new Projection(ontology, st, viaComponents(map)),
+  };
   await writer.open(map.tableDefs, mode);
   let done = 0;
   try {
+    // A record or incremental run also refreshes the dd_relations its records change.
+    if (mode === 'incremental' && parts.every((p) => p.ids)) {
+      parts.push(...(await relatedParts(deps, parts, defOf, Boolean(request.sectionTipo))));
+    }
+
+    let total = 0;
+    for (const part of parts) {
+      total += part.ids ? part.ids.length : await countSection(db, ontology, part.table.section_tipo);
+      total += part.removed?.length ?? 0;
+    }
+    const explicit = parts.flatMap((p) =>
+      (p.ids ?? []).map((id) => ({ section_tipo: p.table.section_tipo, section_id: id })),
+    );
+    // A few records: containment lookups on the relation GIN index; more: one scan of every
+    // mapped section's relations is cheaper than hundreds of OR-ed lookups (measured: 993 records
+    // took 21 s by lookups).
+    const inbound =
+      parts.some((p) => !p.ids) || explicit.length > LOOKUP_LIMIT
+        ? await InboundIndex.scan(db, ontology, map)
+        : await InboundIndex.lookup(db, ontology, map, explicit);
+
     // publication_schema first: a reader of a fresh database can resolve relations at once.
     await writer.writeBatch([
       { table: PUBLICATION_SCHEMA_DEF, sectionId: 1, rows: [[1, JSON.stringify(map.publicationSchema)]] },
@@ -216,6 +318,7 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         summary.removed += part.removed.length;
         done += part.removed.length;
       }
+      const projection = projections.page(sectionTipo);
       // The page after is read while this one is mapped and written (pipelining: the work
       // database and the target work at the same time instead of taking turns).
       const loadPage = async (cursor: number): Promise<Page> => {
@@ -224,14 +327,14 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         let more: boolean;
         if (part.ids) {
           ids = part.ids.slice(cursor, cursor + batchSize);
-          rows = await readSectionRecords(db, ontology, sectionTipo, ids);
+          rows = await readSectionRecords(db, ontology, sectionTipo, ids, projection);
           more = cursor + ids.length < part.ids.length;
         } else {
-          rows = await sectionRecordsAfter(db, ontology, sectionTipo, cursor, batchSize);
+          rows = await sectionRecordsAfter(db, ontology, sectionTipo, cursor, batchSize, projection);
           ids = rows.map((r) => Number(r.section_id));
           more = rows.length === batchSize;
         }
-        const vias = await readViaRecords(db, ontology, map, sectionTipo, rows);
+        const vias = await readViaRecords(db, ontology, map, sectionTipo, rows, projections.via);
         return { ids, rows, vias, more };
       };
       const nextCursor = (page: Page, cursor: number) =>
@@ -272,12 +375,16 @@ export async function runPublish(deps: PublishDeps, request: PublishRequest = {}
         // A rebuild starts empty: a record without rows is simply not written.
         const toWrite = mode === 'rebuild' ? mapped.filter((m) => m.rows.length > 0) : mapped;
         summary.rows += await writer.writeBatch(toWrite, removals);
-        summary.records += rows.length;
-        for (const m of mapped) {
-          if (m.rows.length > 0) summary.published++;
-          else if (mode === 'incremental') summary.removed++;
+        if (part.related) {
+          summary.refreshed += mapped.filter((m) => m.rows.length > 0).length;
+        } else {
+          summary.records += rows.length;
+          for (const m of mapped) {
+            if (m.rows.length > 0) summary.published++;
+            else if (mode === 'incremental') summary.removed++;
+          }
+          if (mode === 'incremental') summary.removed += missing.length;
         }
-        if (mode === 'incremental') summary.removed += missing.length;
         done += ids.length;
         deps.onProgress?.({ done, total, section: sectionTipo });
       }

@@ -15,8 +15,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Cell, TableDef } from '../demo/dataset.js';
 import { ftsTableName, sqliteCreateTable, sqliteIdent } from '../demo/sqlite-sink.js';
-import type { MappedRecord } from './map-record.js';
+import type { MappedRecord, PublishLocator } from './map-record.js';
 import {
+  LISTED_IN_LIKE_LIMIT,
+  listedPattern,
+  listsAny,
   type PublishWriter,
   type RecordRemoval,
   TargetUnavailable,
@@ -47,7 +50,8 @@ function triggerSql(def: TableDef, column: string): string[] {
   ];
 }
 
-function createFts(db: Database.Database, def: TableDef, column: string): void {
+/** Creates an external-content FTS5 table over `column` and fills it from the loaded rows. */
+export function createFts(db: Database.Database, def: TableDef, column: string): void {
   const fts = sqliteIdent(ftsTableName(def.name, column));
   db.exec(
     `CREATE VIRTUAL TABLE ${fts} USING fts5(${sqliteIdent(column)}, content='${def.name}', ` +
@@ -171,6 +175,33 @@ export class SqliteWriter implements PublishWriter {
       throw this.unavailable(err);
     }
     return rows;
+  }
+
+  async listedIn(def: TableDef, sources: readonly PublishLocator[]): Promise<number[]> {
+    const db = this.db;
+    if (!db) throw new Error('writer is not open');
+    if (sources.length === 0 || !def.columns.some((c) => c.name === 'dd_relations')) return [];
+    const t = sqliteIdent(def.name);
+    const id = sqliteIdent(def.primaryKey[0]!);
+    try {
+      if (sources.length <= LISTED_IN_LIKE_LIMIT) {
+        const tests = sources.map(() => 'dd_relations LIKE ?').join(' OR ');
+        const rows = db
+          .prepare(`SELECT DISTINCT ${id} AS id FROM ${t} WHERE ${tests}`)
+          .all(...sources.map(listedPattern)) as { id: number }[];
+        return rows.map((r) => Number(r.id));
+      }
+      const keys = new Set(sources.map((l) => `${l.section_tipo}/${Number(l.section_id)}`));
+      const out = new Set<number>();
+      for (const r of db
+        .prepare(`SELECT ${id} AS id, dd_relations AS d FROM ${t} WHERE dd_relations IS NOT NULL`)
+        .iterate() as Iterable<{ id: number; d: unknown }>) {
+        if (listsAny(r.d, keys)) out.add(Number(r.id));
+      }
+      return [...out];
+    } catch (err) {
+      throw this.unavailable(err);
+    }
   }
 
   async finish(): Promise<void> {

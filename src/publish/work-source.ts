@@ -6,7 +6,7 @@
  * records.
  */
 import type { Ontology } from '../work/ontology/load-ontology.js';
-import type { MatrixTable } from '../work/store/matrix-tables.js';
+import { DATA_COLUMNS, type MatrixTable } from '../work/store/matrix-tables.js';
 import {
   checkedTable,
   componentItems,
@@ -26,15 +26,97 @@ function tableOf(ontology: Ontology, sectionTipo: string): MatrixTable {
   return checkedTable(table);
 }
 
+/**
+ * What a publish read selects of a section's rows: only the components `needed` (the map's
+ * columns, via relations and publishable component), each typed column trimmed in SQL with
+ * `- text[]` of the section's other components, a column holding none of them read as '{}', and
+ * none of the bookkeeping columns (meta, created/modified): less JSON to send and parse.
+ */
+export class Projection {
+  readonly select: string;
+  readonly params: string[][];
+
+  constructor(ontology: Ontology, sectionTipo: string, needed: ReadonlySet<string>) {
+    const parts = ['section_tipo', 'section_id'];
+    this.params = [];
+    for (const column of DATA_COLUMNS) {
+      const here = ontology
+        .sectionComponents(sectionTipo)
+        .filter((c) => ontology.dataColumnOf(c.tipo) === column);
+      if (!here.some((c) => needed.has(c.tipo))) {
+        parts.push(`'{}'::jsonb AS ${column}`);
+        continue;
+      }
+      const drop = here.filter((c) => !needed.has(c.tipo)).map((c) => c.tipo);
+      if (drop.length === 0) {
+        parts.push(column);
+        continue;
+      }
+      this.params.push(drop);
+      parts.push(`${column} - $${this.params.length + PROJECTION_FIRST_PARAM - 1}::text[] AS ${column}`);
+    }
+    this.select = parts.join(', ');
+  }
+}
+
+/** Projection parameters come after the statement's own ($1 section, $2 and $3 page/ids). */
+const PROJECTION_FIRST_PARAM = 4;
+
+/** The components the pages of `sectionTipo` need: own columns, via relations, publishable. */
+export function pageComponents(map: CheckedMap, sectionTipo: string): Set<string> {
+  const table = map.tableOf(sectionTipo);
+  const out = new Set<string>();
+  if (!table) return out;
+  if (table.publishable) out.add(table.publishable);
+  for (const c of table.columns) {
+    if (c.via) out.add(c.via);
+    else if (c.component) out.add(c.component);
+  }
+  return out;
+}
+
+/** The components read through a `via` relation, on whatever record it reaches. */
+export function viaComponents(map: CheckedMap): Set<string> {
+  return new Set(
+    map.tables.flatMap((t) => t.columns.flatMap((c) => (c.via && c.component ? [c.component] : []))),
+  );
+}
+
 /** The next page of a section's records after `afterId`, by ascending id. */
-export function sectionRecordsAfter(
+export async function sectionRecordsAfter(
   db: SqlQueryable,
   ontology: Ontology,
   sectionTipo: string,
   afterId: number,
   limit: number,
+  projection?: Projection,
 ): Promise<MatrixRow[]> {
-  return readRecordsAfter(db, tableOf(ontology, sectionTipo), sectionTipo, afterId, limit);
+  const table = tableOf(ontology, sectionTipo);
+  if (!projection) return readRecordsAfter(db, table, sectionTipo, afterId, limit);
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${projection.select} FROM ${table}
+     WHERE section_tipo = $1 AND section_id > $2 ORDER BY section_id LIMIT $3`,
+    [sectionTipo, afterId, limit, ...projection.params],
+  );
+  return rows;
+}
+
+/** Records of a section by id (in the order of `ids`), projected. */
+async function projectedRecords(
+  db: SqlQueryable,
+  ontology: Ontology,
+  sectionTipo: string,
+  ids: readonly number[],
+  projection: Projection,
+): Promise<MatrixRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT ${projection.select} FROM ${tableOf(ontology, sectionTipo)}
+     WHERE section_tipo = $1 AND section_id = ANY($2::integer[]) AND $3::boolean`,
+    [sectionTipo, [...ids], true, ...projection.params],
+  );
+  const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);
 }
 
 export async function countSection(
@@ -54,7 +136,9 @@ export function readSectionRecords(
   ontology: Ontology,
   sectionTipo: string,
   ids: readonly number[],
+  projection?: Projection,
 ): Promise<MatrixRow[]> {
+  if (projection) return projectedRecords(db, ontology, sectionTipo, ids, projection);
   return readRecords(db, tableOf(ontology, sectionTipo), sectionTipo, ids);
 }
 
@@ -78,6 +162,7 @@ export async function readViaRecords(
   map: CheckedMap,
   sectionTipo: string,
   rows: readonly MatrixRow[],
+  projectionOf?: (targetSectionTipo: string) => Projection,
 ): Promise<Map<string, MatrixRow>> {
   const table = map.tableOf(sectionTipo);
   const out = new Map<string, MatrixRow>();
@@ -98,7 +183,7 @@ export async function readViaRecords(
   }
   for (const [target, ids] of wanted) {
     if (!ontology.tableOf(target)) continue;
-    for (const r of await readSectionRecords(db, ontology, target, [...ids]))
+    for (const r of await readSectionRecords(db, ontology, target, [...ids], projectionOf?.(target)))
       out.set(key(target, r.section_id), r);
   }
   return out;
@@ -207,6 +292,24 @@ export class InboundIndex {
   }
 }
 
+/** The mapped records a record's relations point at (whose dd_relations list it). */
+export function relationTargets(
+  map: CheckedMap,
+  row: Pick<MatrixRow, 'relation'>,
+): { section_tipo: string; section_id: number }[] {
+  const out: { section_tipo: string; section_id: number }[] = [];
+  for (const items of Object.values(row.relation ?? {})) {
+    if (!Array.isArray(items)) continue;
+    for (const l of items as Record<string, unknown>[]) {
+      const id = l && typeof l === 'object' ? locatorId(l) : undefined;
+      if (id !== undefined && typeof l.section_tipo === 'string' && map.tableOf(l.section_tipo)) {
+        out.push({ section_tipo: l.section_tipo, section_id: id });
+      }
+    }
+  }
+  return out;
+}
+
 export interface ChangeSet {
   /** Records saved or created since the time, by section. */
   changed: Map<string, Set<number>>;
@@ -265,15 +368,7 @@ export async function changesSince(
   }
   // Targets of the changed records' relations get a fresh dd_relations.
   for (const row of touched) {
-    for (const items of Object.values(row.relation ?? {})) {
-      if (!Array.isArray(items)) continue;
-      for (const l of items as Record<string, unknown>[]) {
-        const id = l && typeof l === 'object' ? locatorId(l) : undefined;
-        if (id !== undefined && typeof l.section_tipo === 'string' && map.tableOf(l.section_tipo)) {
-          addTo(changed, l.section_tipo, id);
-        }
-      }
-    }
+    for (const l of relationTargets(map, row)) addTo(changed, l.section_tipo, l.section_id);
   }
   // Records that show a changed record through a via column.
   const viaTargets: PublishLocator[] = [];

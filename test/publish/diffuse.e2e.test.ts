@@ -2,7 +2,8 @@
  * End to end: a cataloguer's save in the work API reaches the public. The real work server (on
  * PGlite, and PostgreSQL when reachable) publishes with dd_diffusion_api.diffuse into a real
  * target (SQLite, and MariaDB when reachable) that the real publication API serves; the new title
- * shows in its records and its search at once, without a restart.
+ * shows in its records and its search at once, without a restart. A target another run holds is
+ * a 409.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import fc from 'fast-check';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
+import { withTargetLock } from '../../src/publish/target-lock.js';
 import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { MARIADB } from '../helpers/mariadb-availability.js';
@@ -106,7 +108,10 @@ describe.each(workEngineCases())('diffuse from $engine', (engine) => {
         {},
         {
           publish: {
-            config: loadPublishConfig({ PUBLISH_TARGETS: `public=${tc.url(db)}` }),
+            config: loadPublishConfig({
+              PUBLISH_TARGETS: `public=${tc.url(db)}`,
+              PUBLISH_LOCK_WAIT_SECONDS: '0.3',
+            }),
             onPublished: () => api?.server.refreshSchemas(),
           },
         },
@@ -155,6 +160,31 @@ describe.each(workEngineCases())('diffuse from $engine', (engine) => {
       expect(
         found.json.data.map((r: { section_id: number; lang: string }) => `${r.section_id}/${r.lang}`),
       ).toEqual(['1/lg-eng']);
+    });
+
+    it('answers a retryable 409 diffusion.target_busy while another run holds the target', async () => {
+      // Another run holding the target (as a run in another instance would, through the same lock).
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const other = withTargetLock(work.server.db, 'public', 5_000, async () => {
+        holding();
+        await gate;
+      });
+      await held;
+      const busy = await root.post(diffuse({ section_tipo: 'oh1', section_id: 2 }));
+      release();
+      await other;
+      expect(busy.status).toBe(409);
+      expect(busy.body.error).toMatchObject({ code: 'diffusion.target_busy', retryable: true });
+      expect(busy.body.error.message).toContain('publication target "public" is busy');
+      const free = await root.post(diffuse({ section_tipo: 'oh1', section_id: 2 }));
+      expect(free.status, JSON.stringify(free.body)).toBe(200);
     });
 
     it('refuses what it cannot publish with precise 4xx answers', async () => {

@@ -291,6 +291,32 @@ describe.each(workEngineCases())('publishing from $engine', (engine) => {
       expect((await get('/tables/interview/records/1')).status).toBe(200);
     });
 
+    it('a relation removed from a record leaves the dd_relations of its former target (record and incremental runs)', async () => {
+      const imageRelations = async () =>
+        ((await get('/tables/image/records/1')).json.data[0].dd_relations ?? []) as unknown[];
+      const image = [{ ...locator('oh17', 'rsc170', 1), id: 1 }];
+      expect(await imageRelations()).toEqual([{ section_tipo: 'oh1', section_id: 1 }]);
+      // Publishing the record alone: the image it no longer points at is refreshed with it.
+      await setComponent('oh1', 1, 'oh17', []);
+      const one = await publish({ sectionTipo: 'oh1', sectionId: 1 });
+      expect(one).toMatchObject({ records: 1, published: 1, failures: [] });
+      expect(one.refreshed).toBeGreaterThanOrEqual(1);
+      expect(await imageRelations()).toEqual([]);
+      // Pointing at it again: publishing the record refreshes its current targets too.
+      await setComponent('oh1', 1, 'oh17', image);
+      await publish({ sectionTipo: 'oh1', sectionId: 1 });
+      expect(await imageRelations()).toEqual([{ section_tipo: 'oh1', section_id: 1 }]);
+      // An incremental run does the same for the records saved since the last run.
+      await publish({ since: 'last' });
+      await setComponent('oh1', 1, 'oh17', []);
+      const changes = await publish({ since: 'last' });
+      expect(changes.failures).toEqual([]);
+      expect(await imageRelations()).toEqual([]);
+      await setComponent('oh1', 1, 'oh17', image);
+      await publish({ since: 'last' });
+      expect(await imageRelations()).toEqual([{ section_tipo: 'oh1', section_id: 1 }]);
+    });
+
     it('a deleted record disappears at the next incremental run, and so do the links to it', async () => {
       const snapshot = await db.query<{ relation: unknown }>(
         "SELECT relation FROM matrix WHERE section_tipo = 'rsc197' AND section_id = 2",

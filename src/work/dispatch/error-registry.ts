@@ -295,6 +295,12 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'The publication target cannot be reached; nothing of the failed batch was kept',
   },
+  'diffusion.target_busy': {
+    category: 'conflict',
+    label_key: 'error_diffusion_target_busy',
+    retryable: true,
+    message: 'Another publish run to this target is in progress; try again when it has finished',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

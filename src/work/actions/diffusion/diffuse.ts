@@ -10,12 +10,14 @@
  *
  * Answers `data: {published, removed, target}` (records written, records whose rows were removed).
  * A section the publication map does not publish is a 400; a target that cannot be reached is a
- * retryable 503 `diffusion.target_unavailable`; records that failed to map come back as
+ * retryable 503 `diffusion.target_unavailable`; another publish run to the same target that does
+ * not finish within PUBLISH_LOCK_WAIT_SECONDS is a retryable 409 `diffusion.target_busy`; records that failed to map come back as
  * `failures` (their old rows stay) beside the counts.
  */
 
 import { TargetUnavailable } from '../../../publish/publish-writer.js';
 import { PublishRequestError } from '../../../publish/run-publish.js';
+import { TargetBusy } from '../../../publish/target-lock.js';
 import { assertGlobalAdmin } from '../../auth/permissions.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
@@ -72,6 +74,7 @@ export const diffuseAction: ActionDefinition = {
         ctx.log.warn({ err: err.message }, 'diffuse: target unavailable');
         throw new WorkError('diffusion.target_unavailable', err.message);
       }
+      if (err instanceof TargetBusy) throw new WorkError('diffusion.target_busy', err.message);
       if (err instanceof PublishRequestError) throw new WorkError('validation.invalid_value', err.message);
       throw err;
     }
