@@ -44,3 +44,34 @@ describe('SQLite work runs off the main thread', () => {
     expect(rows[0]!.ok).toBe(1);
   });
 });
+
+describe('time limits on one SQLite worker', () => {
+  // No pub_alive() in it: no interrupt stops it, and a terminated worker only stops once it
+  // returns (a few seconds of counting; the worker is replaced long before).
+  const STUCK_SQL =
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) AS n FROM c';
+  let pool: SqliteWorkerPool;
+  beforeAll(() => {
+    pool = new SqliteWorkerPool(inject('sqliteDir'), 1);
+  });
+  afterAll(async () => pool.close());
+
+  it('times out a queued message at once and keeps the others when a stuck worker is replaced', async () => {
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        (rows) => ({ rows }),
+        (err: { code?: string; message: string }) => ({ error: err.code ?? err.message }),
+      );
+    const stuck = outcome(pool.run({ op: 'all', db: FIXTURE_DB, sql: STUCK_SQL, params: [] }, 200));
+    // Behind it on the only worker: one whose time runs out while it waits, one with time to spare.
+    const late = outcome(pool.run({ op: 'all', db: FIXTURE_DB, sql: 'SELECT 2 AS ok', params: [] }, 50));
+    const patient = outcome(
+      pool.run({ op: 'all', db: FIXTURE_DB, sql: 'SELECT 1 AS ok', params: [] }, 20_000),
+    );
+    expect(await late).toEqual({ error: 'INTERRUPTED' });
+    expect(await stuck).toEqual({ error: 'INTERRUPTED' });
+    // The worker was given up over the stuck statement; the patient message ran on its replacement
+    // (before this change it failed with "SQLite worker exited", a 500 for its request).
+    expect(await patient).toEqual({ rows: [{ ok: 1 }] });
+  });
+});

@@ -6,20 +6,34 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-interface Pending {
+/** A message waiting for its answer, with what it needs to be sent again elsewhere. */
+interface Job {
+  message: Record<string, unknown>;
+  /** Epoch ms after which it must not run (absent: no time limit). */
+  deadline?: number;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  timer?: NodeJS.Timeout;
+  grace?: NodeJS.Timeout;
 }
 
 interface Slot {
   worker: Worker;
-  pending: Map<number, Pending>;
-  /** Shared with the worker: the id of the message it must interrupt. */
-  cancel: Int32Array;
+  pending: Map<number, Job>;
+  /**
+   * Shared with the worker: [0] the id of the message it must interrupt, [1] the id of the
+   * message it is running (0 between messages).
+   */
+  shared: Int32Array;
 }
+
+const CANCEL = 0;
+const RUNNING = 1;
 
 /** After asking a worker to interrupt, how long to wait before terminating it outright. */
 const INTERRUPT_GRACE_MS = 1000;
+
+const interrupted = () => new SqliteWorkerError('statement interrupted: request time-out', 'INTERRUPTED');
 
 export class SqliteWorkerError extends Error {
   constructor(
@@ -47,28 +61,35 @@ export class SqliteWorkerPool {
   }
 
   private spawn(): Slot {
-    const cancelBuffer = new SharedArrayBuffer(4);
+    const sharedBuffer = new SharedArrayBuffer(8);
     const worker = new Worker(WORKER_URL, {
-      workerData: { dir: this.dir, modulePath: this.modulePath, cancelBuffer },
+      workerData: { dir: this.dir, modulePath: this.modulePath, sharedBuffer },
     });
-    const slot: Slot = { worker, pending: new Map(), cancel: new Int32Array(cancelBuffer) };
+    const slot: Slot = { worker, pending: new Map(), shared: new Int32Array(sharedBuffer) };
     worker.on(
       'message',
       (msg: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
-        const p = slot.pending.get(msg.id);
-        if (!p) return;
+        const job = slot.pending.get(msg.id);
+        if (!job) return;
         slot.pending.delete(msg.id);
-        if (msg.error) p.reject(new SqliteWorkerError(msg.error.message, msg.error.code));
-        else p.resolve(msg.result);
+        clearTimeout(job.timer);
+        clearTimeout(job.grace);
+        if (msg.error) job.reject(new SqliteWorkerError(msg.error.message, msg.error.code));
+        else job.resolve(msg.result);
       },
     );
     const fail = (err: Error) => {
-      // Workers terminated by close(): the engine is gone for whatever was still waiting.
-      const reason = this.closed ? new SqliteWorkerError('SQLite pool is closed', 'CLOSED') : err;
-      for (const p of slot.pending.values()) p.reject(reason);
+      const jobs = [...slot.pending.values()];
       slot.pending.clear();
       const index = this.slots.indexOf(slot);
       if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+      // Terminated by close(): the engine is gone for whatever was still waiting.
+      const reason = this.closed ? new SqliteWorkerError('SQLite pool is closed', 'CLOSED') : err;
+      for (const job of jobs) {
+        clearTimeout(job.timer);
+        clearTimeout(job.grace);
+        job.reject(reason);
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new SqliteWorkerError(`SQLite worker exited with code ${code}`)));
@@ -77,48 +98,77 @@ export class SqliteWorkerPool {
   }
 
   /**
-   * Runs one message on the least busy worker. With `timeoutMs`, the statement is interrupted
-   * when time runs out (error code INTERRUPTED); a worker that does not stop within a grace
-   * period is terminated and replaced, so the work is stopped either way.
+   * Runs one message on the least busy worker. With `timeoutMs`, a message still queued when
+   * time runs out is answered INTERRUPTED at once (the worker skips it when it gets there); a
+   * running statement is interrupted (error code INTERRUPTED), and a worker that does not stop
+   * within a grace period is terminated and replaced, the other messages it held going to the
+   * replacement (retire), so the work is stopped either way and nothing else fails with it.
    */
   run<T>(message: Record<string, unknown>, timeoutMs?: number): Promise<T> {
-    if (this.closed) return Promise.reject(new SqliteWorkerError('SQLite pool is closed', 'CLOSED'));
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    return new Promise<T>((resolve, reject) =>
+      this.dispatch({ message, deadline, resolve: resolve as (v: unknown) => void, reject }),
+    );
+  }
+
+  private dispatch(job: Job): void {
+    if (this.closed) {
+      job.reject(new SqliteWorkerError('SQLite pool is closed', 'CLOSED'));
+      return;
+    }
+    const remaining = job.deadline === undefined ? undefined : job.deadline - Date.now();
+    if (remaining !== undefined && remaining <= 0) {
+      job.reject(interrupted());
+      return;
+    }
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      let grace: NodeJS.Timeout | undefined;
-      const settle = () => {
-        clearTimeout(timer);
-        clearTimeout(grace);
-      };
-      slot.pending.set(id, {
-        resolve: (v) => {
-          settle();
-          resolve(v as T);
-        },
-        reject: (e) => {
-          settle();
-          reject(e);
-        },
-      });
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          Atomics.store(slot.cancel, 0, id);
-          grace = setTimeout(() => {
-            const p = slot.pending.get(id);
-            if (!p) return;
-            slot.pending.delete(id);
-            p.reject(new SqliteWorkerError('statement interrupted: request time-out', 'INTERRUPTED'));
-            void slot.worker.terminate();
-          }, INTERRUPT_GRACE_MS);
-          grace.unref();
-        }, timeoutMs);
-        timer.unref();
-      }
-      slot.worker.postMessage({ ...message, id });
-    });
+    slot.pending.set(id, job);
+    if (remaining !== undefined) {
+      job.timer = setTimeout(() => this.timeOut(slot, id), remaining);
+      job.timer.unref();
+    }
+    slot.worker.postMessage({ ...job.message, id, deadline: job.deadline });
+  }
+
+  private timeOut(slot: Slot, id: number): void {
+    const job = slot.pending.get(id);
+    if (!job) return;
+    if (Atomics.load(slot.shared, RUNNING) !== id) {
+      // Still waiting behind other messages: answer now; the worker will not start it.
+      slot.pending.delete(id);
+      job.reject(interrupted());
+      return;
+    }
+    Atomics.store(slot.shared, CANCEL, id);
+    job.grace = setTimeout(() => {
+      if (!slot.pending.has(id) || Atomics.load(slot.shared, RUNNING) !== id) return;
+      slot.pending.delete(id);
+      job.reject(interrupted());
+      this.retire(slot);
+    }, INTERRUPT_GRACE_MS);
+    job.grace.unref();
+  }
+
+  /**
+   * Replaces a worker whose statement would not stop: a fresh worker takes its place and the
+   * messages queued behind the statement (they did nothing wrong) at once, keeping their
+   * deadlines; the old one is terminated, which takes effect when SQLite next hands control
+   * back to JavaScript.
+   */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0 || this.closed) return;
+    this.slots[index] = this.spawn();
+    const jobs = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const job of jobs) {
+      clearTimeout(job.timer);
+      clearTimeout(job.grace);
+      this.dispatch(job);
+    }
+    void slot.worker.terminate();
   }
 
   async close(): Promise<void> {

@@ -12,13 +12,16 @@ const Database = require(workerData.modulePath);
 
 const connections = new Map();
 const MAX_STATEMENTS = 500;
-// The main thread writes the id of a message to cancel here; pub_alive() (called for every
-// scanned row by the SQL the driver writes) throws when it names the running message.
-const cancel = new Int32Array(workerData.cancelBuffer);
+// Shared with the main thread: [0] the id of a message to cancel, which pub_alive() (called for
+// every scanned row by the SQL the driver writes) throws on while that message runs; [1] the id
+// of the running message, so the main thread can tell a running statement from a queued one.
+const shared = new Int32Array(workerData.sharedBuffer);
+const CANCEL = 0;
+const RUNNING = 1;
 let running = 0;
 
 function alive() {
-  if (Atomics.load(cancel, 0) === running) {
+  if (Atomics.load(shared, CANCEL) === running) {
     const err = new Error('statement interrupted: request time-out');
     err.code = 'INTERRUPTED';
     throw err;
@@ -181,7 +184,15 @@ function introspect(db) {
 
 parentPort.on('message', (msg) => {
   running = msg.id;
+  // Published before the deadline check: a message the main thread found not running when its
+  // time ran out (and answered already) is seen here as late, and skipped.
+  Atomics.store(shared, RUNNING, msg.id);
   try {
+    if (msg.deadline !== undefined && Date.now() >= msg.deadline) {
+      const err = new Error('statement interrupted: request time-out (it waited too long to start)');
+      err.code = 'INTERRUPTED';
+      throw err;
+    }
     reopenIfChanged(msg.db);
     let result;
     if (msg.op === 'all') result = statement(open(msg.db), msg.sql).all(msg.params);
@@ -190,12 +201,13 @@ parentPort.on('message', (msg) => {
     else throw new Error(`unknown op ${msg.op}`);
     parentPort.postMessage({ id: msg.id, result });
   } catch (err) {
-    const interrupted = Atomics.load(cancel, 0) === msg.id;
+    const interrupted = Atomics.load(shared, CANCEL) === msg.id;
     parentPort.postMessage({
       id: msg.id,
       error: { message: err.message, code: interrupted ? 'INTERRUPTED' : err.code },
     });
   } finally {
     running = 0;
+    Atomics.store(shared, RUNNING, 0);
   }
 });
