@@ -74,17 +74,19 @@ const BASE = '/publication/server_api/v2';
  * The server runs with the node flags `npm run start:publication` gives it (package.json, the
  * one place they are set), then any of BENCH_SERVER_NODE_ARGS.
  */
-const START_FLAGS = (() => {
-  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:publication'];
-  return script.split(' ').filter((a) => a.startsWith('--'));
-})();
+const nodeFlagsOf = (script: string): string[] => {
+  const command: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts[script];
+  return command.split(' ').filter((a) => a.startsWith('--'));
+};
+const START_FLAGS = nodeFlagsOf('start:publication');
 const SERVER_NODE_ARGS = [
   ...START_FLAGS,
   ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
 ];
 const FIXTURES: Record<string, { db: string; interviews: number }> = {
-  small: { db: 'bench_small', interviews: 500 },
-  '100k': { db: 'bench_archive', interviews: 100_000 },
+  // The names change with the generator's table layout, so an older fixture is not reused.
+  small: { db: 'bench_small_v2', interviews: 500 },
+  '100k': { db: 'bench_archive_v2', interviews: 100_000 },
 };
 
 function selectedScenarios(): BenchScenario[] {
@@ -154,6 +156,24 @@ function generationProgress(): (done: number, total: number) => void {
       nextTenth = done + total / 10;
     }
   };
+}
+
+/**
+ * The publishing bench runs in this process, so it gets the node flags of `npm run publish`
+ * (package.json): without them it would measure a publisher nobody runs. When they are missing,
+ * the bench starts itself again with them.
+ */
+async function publishBenchWithCliFlags(): Promise<void> {
+  const flags = nodeFlagsOf('publish');
+  if (flags.every((f) => process.execArgv.includes(f))) {
+    await runPublishBench({ interviews: Number(args.interviews), targets: String(args.targets).split(',') });
+    return;
+  }
+  const child = spawn(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  if (code !== 0) throw new Error(`the publishing bench exited with ${code}`);
 }
 
 function startServer(f: Fixture): Promise<ChildProcess> {
@@ -416,8 +436,7 @@ const run =
           engines: String(args.engines ?? 'pglite,postgres').split(','),
         })
     : args.api === 'publish'
-      ? () =>
-          runPublishBench({ interviews: Number(args.interviews), targets: String(args.targets).split(',') })
+      ? () => publishBenchWithCliFlags()
       : args.api === 'publication'
         ? SOAK > 0
           ? soak

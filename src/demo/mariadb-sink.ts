@@ -8,7 +8,7 @@
  */
 import mysql from 'mysql2/promise';
 import { type DemoOptions, type DemoSummary, demoDataset, type Row, type TableDef } from './dataset.js';
-import type { ColumnType } from './schema.js';
+import { type ColumnType, indexColumns } from './schema.js';
 
 export interface MariadbConnectionOptions {
   host?: string;
@@ -121,7 +121,7 @@ export async function writeMariadbDemo(
     for (const { def } of tables) {
       for (const column of def.indexes ?? []) {
         await connection.query(
-          `ALTER TABLE ${mariadbIdent(def.name)} ADD INDEX ${mariadbIdent(`ix_${column}`)} (${mariadbIdent(column)})`,
+          `ALTER TABLE ${mariadbIdent(def.name)} ADD INDEX ${mariadbIdent(`ix_${column}`)} (${indexColumns(def, column).map(mariadbIdent).join(', ')})`,
         );
       }
       for (const column of def.fullText) {

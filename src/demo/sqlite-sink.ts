@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type DemoOptions, type DemoSummary, demoDataset, type TableDef } from './dataset.js';
-import type { ColumnType } from './schema.js';
+import { type ColumnType, indexColumns } from './schema.js';
 
 const SQLITE_TYPES: Record<ColumnType, string> = {
   int: 'INTEGER',
@@ -81,7 +81,7 @@ export async function writeSqliteDemo(
       summary.tables[def.name] = count;
       for (const column of def.indexes ?? []) {
         db.exec(
-          `CREATE INDEX ${sqliteIdent(`ix_${def.name}_${column}`)} ON ${sqliteIdent(def.name)} (${sqliteIdent(column)})`,
+          `CREATE INDEX ${sqliteIdent(`ix_${def.name}_${column}`)} ON ${sqliteIdent(def.name)} (${indexColumns(def, column).map(sqliteIdent).join(', ')})`,
         );
       }
       for (const column of def.fullText) {
