@@ -781,6 +781,10 @@ for (const engine of workEngineCases()) {
       async () => {
         await openApp('#/list/rsc197');
         await page.getByRole('heading', { name: 'People', exact: true }).waitFor();
+        // The list's own requests (rows, publishing availability) must be answered before the
+        // session expires: one answered after would bring the login back before the click, and
+        // the click would wait for a link that is gone (seen under a loaded full suite).
+        await page.waitForLoadState('networkidle');
         s.clock.advance(2 * 60 * 60 * 1000);
         await page.getByRole('link', { name: 'Images' }).click();
         await page.getByText('Your session has ended. Log in again to continue where you were.').waitFor();
