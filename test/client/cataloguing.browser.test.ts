@@ -356,6 +356,8 @@ for (const engine of workEngineCases()) {
         await pager.getByRole('combobox', { name: 'Per page' }).selectOption('50');
         await page.waitForURL(/limit=50/);
         await pager.getByText(/^1–50 of \d+$/).waitFor();
+        // The pager follows the address at once; the rows follow the answer.
+        await page.locator('dd-section-list tbody tr').nth(49).waitFor();
         expect(await page.locator('dd-section-list tbody tr').count()).toBe(50);
         const renderMs = await page.evaluate(
           () => performance.getEntriesByName('dd-list-render').at(-1)?.duration,
