@@ -78,18 +78,23 @@ interface FoldedText {
 /**
  * For the units below U+2070 (the Latin, Greek and Cyrillic letters of most archives' languages,
  * and general punctuation such as ’ and —), the one unit each folds to, or 0 where folding
- * changes the length (combining marks fold to nothing). Built once at load, a few milliseconds.
+ * changes the length (combining marks fold to nothing).
  */
 const FOLD_ONE_LIMIT = 0x2070;
-const FOLD_ONE = (() => {
+let foldOne: Uint16Array | undefined;
+
+/** Built on the first search rather than at start (a few milliseconds). */
+function foldOneTable(): Uint16Array {
+  if (foldOne) return foldOne;
   const table = new Uint16Array(FOLD_ONE_LIMIT);
   for (let c = 0; c < table.length; c++) {
     const folded = foldCodePoint(String.fromCharCode(c));
     if (folded.length === 1) table[c] = folded.charCodeAt(0);
   }
   table[0] = 0; // NUL folds to itself but 0 means "no"; such a text takes the general path
+  foldOne = table;
   return table;
-})();
+}
 let foldScratch = new Uint16Array(4096);
 const FROM_CODES_CHUNK = 8192;
 
@@ -102,9 +107,10 @@ function foldOneToOne(source: string): string | undefined {
   const n = source.length;
   if (foldScratch.length < n) foldScratch = new Uint16Array(n);
   const codes = foldScratch;
+  const table = foldOneTable();
   for (let i = 0; i < n; i++) {
     const code = source.charCodeAt(i);
-    const folded = code < FOLD_ONE_LIMIT ? FOLD_ONE[code]! : 0;
+    const folded = code < FOLD_ONE_LIMIT ? table[code]! : 0;
     if (folded === 0) return undefined;
     codes[i] = folded;
   }
