@@ -29,6 +29,9 @@ const envSchema = z.object({
   DB_POOL_MAX: intVar('DB_POOL_MAX', 10, 1, 1000),
   DB_SQLITE_DIR: stringVarOr('DB_SQLITE_DIR', './data/publication'),
   DB_SQLITE_WORKERS: intVar('DB_SQLITE_WORKERS', Math.min(4, Math.max(2, availableParallelism())), 1, 64),
+  // better-sqlite3 builds SQLite with a 16 MB page cache per connection, and each worker holds
+  // one per database: 8 MB halved that memory with no measurable cost (BENCHMARKS.md).
+  DB_SQLITE_CACHE_MB: intVar('DB_SQLITE_CACHE_MB', 8, 1, 4096),
   MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
   API_KEYS: z.string().optional(),
   CORS_ORIGIN: stringVar('CORS_ORIGIN'),
@@ -63,7 +66,8 @@ export interface PublicationConfig {
   driver: DbDriverName;
   dbNames: string[];
   mariadb: MariadbOptions;
-  sqlite: { dir: string; workers: number };
+  /** cacheMb: SQLite's page cache per connection (each worker has one per database). */
+  sqlite: { dir: string; workers: number; cacheMb: number };
   mediaBaseUrl: string;
   apiKeys: string[];
   /** CORS_ORIGIN: `*`, or the allowed origins in their serialised form; absent: no CORS. */
@@ -203,7 +207,7 @@ export function loadPublicationConfig(
       socketPath: e.DB_SOCKET,
       poolMax: e.DB_POOL_MAX,
     },
-    sqlite: { dir: resolve(e.DB_SQLITE_DIR), workers: e.DB_SQLITE_WORKERS },
+    sqlite: { dir: resolve(e.DB_SQLITE_DIR), workers: e.DB_SQLITE_WORKERS, cacheMb: e.DB_SQLITE_CACHE_MB },
     mediaBaseUrl: e.MEDIA_BASE_URL.replace(/\/+$/, ''),
     apiKeys,
     corsOrigin,

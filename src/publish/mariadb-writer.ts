@@ -15,9 +15,7 @@ import type { Row, TableDef } from '../demo/dataset.js';
 import { mariadbCreateTable, mariadbIdent } from '../demo/mariadb-sink.js';
 import type { MappedRecord, PublishLocator } from './map-record.js';
 import {
-  LISTED_IN_LIKE_LIMIT,
-  listedPattern,
-  listsAny,
+  listedInQuery,
   type PublishWriter,
   type RecordRemoval,
   TargetUnavailable,
@@ -209,23 +207,13 @@ export class MariadbWriter implements PublishWriter {
   }
 
   async listedIn(def: TableDef, sources: readonly PublishLocator[]): Promise<number[]> {
-    if (sources.length === 0 || !def.columns.some((c) => c.name === 'dd_relations')) return [];
-    const t = mariadbIdent(def.name);
-    const id = mariadbIdent(def.primaryKey[0]!);
+    const query = listedInQuery(def, sources, mariadbIdent);
+    if (!query) return [];
     try {
-      if (sources.length <= LISTED_IN_LIKE_LIMIT) {
-        const tests = sources.map(() => 'dd_relations LIKE ?').join(' OR ');
-        const [rows] = (await this.c.query(
-          `SELECT DISTINCT ${id} AS id FROM ${t} WHERE ${tests}`,
-          sources.map(listedPattern),
-        )) as unknown as [{ id: number }[]];
-        return rows.map((r) => Number(r.id));
-      }
-      const keys = new Set(sources.map((l) => `${l.section_tipo}/${Number(l.section_id)}`));
-      const [rows] = (await this.c.query(
-        `SELECT ${id} AS id, dd_relations AS d FROM ${t} WHERE dd_relations IS NOT NULL`,
-      )) as unknown as [{ id: number; d: unknown }[]];
-      return [...new Set(rows.filter((r) => listsAny(r.d, keys)).map((r) => Number(r.id)))];
+      const [rows] = (await this.c.query(query.sql, query.params)) as unknown as [
+        { id: number; d?: unknown }[],
+      ];
+      return query.ids(rows);
     } catch (err) {
       throw this.unavailable(err);
     }

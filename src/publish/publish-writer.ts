@@ -56,15 +56,15 @@ export class TargetUnavailable extends Error {
 }
 
 /** Above this many sources, listedIn reads the whole dd_relations column instead of LIKE tests. */
-export const LISTED_IN_LIKE_LIMIT = 20;
+const LISTED_IN_LIKE_LIMIT = 20;
 
 /** How a source appears in a published dd_relations JSON (map-record.ts writes it compactly). */
-export function listedPattern(source: PublishLocator): string {
+function listedPattern(source: PublishLocator): string {
   return `%${JSON.stringify({ section_tipo: source.section_tipo, section_id: Number(source.section_id) })}%`;
 }
 
 /** Whether a published dd_relations value lists one of `keys` (`<section_tipo>/<section_id>`). */
-export function listsAny(json: unknown, keys: ReadonlySet<string>): boolean {
+function listsAny(json: unknown, keys: ReadonlySet<string>): boolean {
   if (typeof json !== 'string' || json === '') return false;
   let parsed: unknown;
   try {
@@ -81,4 +81,38 @@ export function listsAny(json: unknown, keys: ReadonlySet<string>): boolean {
         keys.has(`${(l as PublishLocator).section_tipo}/${(l as PublishLocator).section_id}`),
     )
   );
+}
+
+/**
+ * The statement of a writer's listedIn in either dialect (`ident` quotes an identifier), and how
+ * to read its rows (`ids`): for a few sources, LIKE tests that answer the ids; for many, one read
+ * of the column, filtered here. Undefined when there is nothing to ask.
+ */
+export function listedInQuery(
+  def: TableDef,
+  sources: readonly PublishLocator[],
+  ident: (name: string) => string,
+):
+  | { sql: string; params: string[]; ids(rows: Iterable<{ id: unknown; d?: unknown }>): number[] }
+  | undefined {
+  if (sources.length === 0 || !def.columns.some((c) => c.name === 'dd_relations')) return undefined;
+  const t = ident(def.name);
+  const id = ident(def.primaryKey[0]!);
+  if (sources.length <= LISTED_IN_LIKE_LIMIT) {
+    return {
+      sql: `SELECT DISTINCT ${id} AS id FROM ${t} WHERE ${sources.map(() => 'dd_relations LIKE ?').join(' OR ')}`,
+      params: sources.map(listedPattern),
+      ids: (rows) => Array.from(rows, (r) => Number(r.id)),
+    };
+  }
+  const keys = new Set(sources.map((l) => `${l.section_tipo}/${Number(l.section_id)}`));
+  return {
+    sql: `SELECT ${id} AS id, dd_relations AS d FROM ${t} WHERE dd_relations IS NOT NULL`,
+    params: [],
+    ids: (rows) => {
+      const out = new Set<number>();
+      for (const r of rows) if (listsAny(r.d, keys)) out.add(Number(r.id));
+      return [...out];
+    },
+  };
 }

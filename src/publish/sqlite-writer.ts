@@ -17,9 +17,7 @@ import type { Cell, TableDef } from '../demo/dataset.js';
 import { ftsTableName, sqliteCreateTable, sqliteIdent } from '../demo/sqlite-sink.js';
 import type { MappedRecord, PublishLocator } from './map-record.js';
 import {
-  LISTED_IN_LIKE_LIMIT,
-  listedPattern,
-  listsAny,
+  listedInQuery,
   type PublishWriter,
   type RecordRemoval,
   TargetUnavailable,
@@ -180,25 +178,13 @@ export class SqliteWriter implements PublishWriter {
   async listedIn(def: TableDef, sources: readonly PublishLocator[]): Promise<number[]> {
     const db = this.db;
     if (!db) throw new Error('writer is not open');
-    if (sources.length === 0 || !def.columns.some((c) => c.name === 'dd_relations')) return [];
-    const t = sqliteIdent(def.name);
-    const id = sqliteIdent(def.primaryKey[0]!);
+    const query = listedInQuery(def, sources, sqliteIdent);
+    if (!query) return [];
     try {
-      if (sources.length <= LISTED_IN_LIKE_LIMIT) {
-        const tests = sources.map(() => 'dd_relations LIKE ?').join(' OR ');
-        const rows = db
-          .prepare(`SELECT DISTINCT ${id} AS id FROM ${t} WHERE ${tests}`)
-          .all(...sources.map(listedPattern)) as { id: number }[];
-        return rows.map((r) => Number(r.id));
-      }
-      const keys = new Set(sources.map((l) => `${l.section_tipo}/${Number(l.section_id)}`));
-      const out = new Set<number>();
-      for (const r of db
-        .prepare(`SELECT ${id} AS id, dd_relations AS d FROM ${t} WHERE dd_relations IS NOT NULL`)
-        .iterate() as Iterable<{ id: number; d: unknown }>) {
-        if (listsAny(r.d, keys)) out.add(Number(r.id));
-      }
-      return [...out];
+      // Iterated: the many-sources read goes through the whole column without holding it.
+      return query.ids(
+        db.prepare(query.sql).iterate(...query.params) as Iterable<{ id: number; d?: unknown }>,
+      );
     } catch (err) {
       throw this.unavailable(err);
     }

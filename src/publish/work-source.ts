@@ -33,6 +33,7 @@ function tableOf(ontology: Ontology, sectionTipo: string): MatrixTable {
  * none of the bookkeeping columns (meta, created/modified): less JSON to send and parse.
  */
 export class Projection {
+  /** The select list; its parameters are $1.. (`params`), the statement's own come after. */
   readonly select: string;
   readonly params: string[][];
 
@@ -53,14 +54,11 @@ export class Projection {
         continue;
       }
       this.params.push(drop);
-      parts.push(`${column} - $${this.params.length + PROJECTION_FIRST_PARAM - 1}::text[] AS ${column}`);
+      parts.push(`${column} - $${this.params.length}::text[] AS ${column}`);
     }
     this.select = parts.join(', ');
   }
 }
-
-/** Projection parameters come after the statement's own ($1 section, $2 and $3 page/ids). */
-const PROJECTION_FIRST_PARAM = 4;
 
 /** The components the pages of `sectionTipo` need: own columns, via relations, publishable. */
 export function pageComponents(map: CheckedMap, sectionTipo: string): Set<string> {
@@ -93,10 +91,11 @@ export async function sectionRecordsAfter(
 ): Promise<MatrixRow[]> {
   const table = tableOf(ontology, sectionTipo);
   if (!projection) return readRecordsAfter(db, table, sectionTipo, afterId, limit);
+  const p = projection.params.length;
   const { rows } = await db.query<MatrixRow>(
     `SELECT ${projection.select} FROM ${table}
-     WHERE section_tipo = $1 AND section_id > $2 ORDER BY section_id LIMIT $3`,
-    [sectionTipo, afterId, limit, ...projection.params],
+     WHERE section_tipo = $${p + 1} AND section_id > $${p + 2} ORDER BY section_id LIMIT $${p + 3}`,
+    [...projection.params, sectionTipo, afterId, limit],
   );
   return rows;
 }
@@ -110,10 +109,11 @@ async function projectedRecords(
   projection: Projection,
 ): Promise<MatrixRow[]> {
   if (ids.length === 0) return [];
+  const p = projection.params.length;
   const { rows } = await db.query<MatrixRow>(
     `SELECT ${projection.select} FROM ${tableOf(ontology, sectionTipo)}
-     WHERE section_tipo = $1 AND section_id = ANY($2::integer[]) AND $3::boolean`,
-    [sectionTipo, [...ids], true, ...projection.params],
+     WHERE section_tipo = $${p + 1} AND section_id = ANY($${p + 2}::integer[])`,
+    [...projection.params, sectionTipo, [...ids]],
   );
   const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
   return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);

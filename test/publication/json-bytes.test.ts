@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RawJson } from '../../src/publication/db/raw-json.js';
 import { jsonBytes } from '../../src/publication/http/json-bytes.js';
 
 /** What the answer's bytes must always be: JSON.stringify's output, in UTF-8. */
@@ -53,5 +54,38 @@ describe('answer envelopes serialised to bytes', () => {
     expect(jsonBytes(big).equals(reference(big))).toBe(true);
     const small = { data: [{ a: 'é' }], meta: {} };
     expect(jsonBytes(small).equals(reference(small))).toBe(true);
+  });
+});
+
+describe('rows already written as JSON (RawJson) inside an answer', () => {
+  const raw = (value: unknown[]) => new RawJson(Buffer.from(JSON.stringify(value), 'utf8'), value.length);
+  const rows = fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 8 });
+
+  it('are copied where they stand, at any depth, so the bytes are those of the parsed answer', () => {
+    fc.assert(
+      fc.property(rows, rows, fc.jsonValue(), fc.string({ unit: 'binary' }), (a, b, other, id) => {
+        // A page (RawJson as a top-level member) and a batch (RawJson two levels down, in items).
+        const page = { data: raw(a), pagination: { limit: 10 }, meta: { note: id } };
+        const batch = { results: [{ id, status: 200, data: { data: raw(a), meta: {} } }, other, raw(b)] };
+        expect(jsonBytes(page).equals(reference({ ...page, data: a }))).toBe(true);
+        const parsed = { results: [{ id, status: 200, data: { data: a, meta: {} } }, other, b] };
+        expect(jsonBytes(batch).equals(reference(parsed))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('parse back to their rows wherever else they are serialised (an MCP answer, a log line)', () => {
+    const data = [{ section_id: 1, title: 'Sant Feliu’s “mill”', tags: [1, 2] }];
+    const body = { data: raw(data), meta: {} };
+    expect(JSON.stringify(body)).toBe(JSON.stringify({ data, meta: {} }));
+    // Also right after an answer was written with them (the capture does not leak).
+    jsonBytes({ data: raw(data) });
+    expect(JSON.parse(JSON.stringify([raw(data)]))).toEqual([data]);
+  });
+
+  it('cannot be forged by data that looks like the placeholder used while writing', () => {
+    const sneaky = { data: raw([{ a: 1 }]), meta: { text: 'rawjson-000000000000000000000000:0' } };
+    expect(jsonBytes(sneaky).toString()).toBe(JSON.stringify({ ...sneaky, data: [{ a: 1 }] }));
   });
 });

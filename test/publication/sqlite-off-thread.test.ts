@@ -75,3 +75,26 @@ describe('time limits on one SQLite worker', () => {
     expect(await patient).toEqual({ rows: [{ ok: 1 }] });
   });
 });
+
+describe("the workers' SQLite page cache", () => {
+  const cacheSize = async (pool: SqliteWorkerPool) =>
+    (
+      await pool.run<{ cache_size: number }[]>({
+        op: 'all',
+        db: FIXTURE_DB,
+        sql: 'PRAGMA cache_size',
+        params: [],
+      })
+    )[0]!.cache_size;
+
+  it('is the configured size per connection (DB_SQLITE_CACHE_MB), else the build default of 16 MB', async () => {
+    const sized = new SqliteWorkerPool(inject('sqliteDir'), 1, 8);
+    const stock = new SqliteWorkerPool(inject('sqliteDir'), 1);
+    try {
+      expect(await cacheSize(sized)).toBe(-8 * 1024); // negative: KiB
+      expect(await cacheSize(stock)).toBe(-16000);
+    } finally {
+      await Promise.all([sized.close(), stock.close()]);
+    }
+  });
+});

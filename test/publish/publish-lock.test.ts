@@ -80,6 +80,20 @@ describe.each(workEngineCases())('publish runs to one target, from $engine', (en
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  /** A rebuild of `t` from the competing client, its writer traced under `label`. */
+  const rebuildFromOther = (t: PublishTarget, label: string, events: string[], lockWaitMs?: number) =>
+    runPublish(
+      {
+        db: other,
+        ontology,
+        map,
+        targetName: t.name,
+        writer: tracedWriter(t, label, events).writer,
+        lockWaitMs,
+      },
+      { rebuild: true },
+    );
+
   it('a second run waits for the first, or fails as busy past its wait; other targets are free', async () => {
     const events: string[] = [];
     let resume!: () => void;
@@ -93,43 +107,14 @@ describe.each(workEngineCases())('publish runs to one target, from $engine', (en
     );
     await first.atPause;
 
-    const busy = runPublish(
-      {
-        db: other,
-        ontology,
-        map,
-        targetName: target.name,
-        writer: tracedWriter(target, 'busy', events).writer,
-        lockWaitMs: 200,
-      },
-      { rebuild: true },
-    );
+    const busy = rebuildFromOther(target, 'busy', events, 200);
     await expect(busy).rejects.toThrow(TargetBusy);
     await expect(busy).rejects.toThrow('publication target "site" is busy');
 
-    const mirror = await runPublish(
-      {
-        db: other,
-        ontology,
-        map,
-        targetName: elsewhere.name,
-        writer: tracedWriter(elsewhere, 'mirror', events).writer,
-      },
-      { rebuild: true },
-    );
+    const mirror = await rebuildFromOther(elsewhere, 'mirror', events);
     expect(mirror.published).toBeGreaterThan(0);
 
-    const patientRun = runPublish(
-      {
-        db: other,
-        ontology,
-        map,
-        targetName: target.name,
-        writer: tracedWriter(target, 'patient', events).writer,
-        lockWaitMs: 60_000,
-      },
-      { rebuild: true },
-    );
+    const patientRun = rebuildFromOther(target, 'patient', events, 60_000);
     // Give the patient run every chance to start early if the lock did not hold it.
     await new Promise((r) => setTimeout(r, 300));
     resume();

@@ -317,6 +317,22 @@ describe.each(workEngineCases())('publishing from $engine', (engine) => {
       expect(await imageRelations()).toEqual([{ section_tipo: 'oh1', section_id: 1 }]);
     });
 
+    it('finds the published records that list a source alike for a few sources (LIKE) and for many (a read of the column)', async () => {
+      const writer = writerFor(target);
+      const imageDef = map.tableDefs.find((d) => d.name === 'image')!;
+      const source = { section_tipo: 'oh1', section_id: 1 };
+      const strangers = Array.from({ length: 25 }, (_, i) => ({ section_tipo: 'oh1', section_id: 9000 + i }));
+      await writer.open(map.tableDefs, 'incremental');
+      try {
+        expect(await writer.listedIn!(imageDef, [source])).toEqual([1]);
+        expect(await writer.listedIn!(imageDef, [...strangers, source])).toEqual([1]);
+        expect(await writer.listedIn!(imageDef, strangers)).toEqual([]);
+        expect(await writer.listedIn!(imageDef, [])).toEqual([]);
+      } finally {
+        await writer.close();
+      }
+    });
+
     it('a deleted record disappears at the next incremental run, and so do the links to it', async () => {
       const snapshot = await db.query<{ relation: unknown }>(
         "SELECT relation FROM matrix WHERE section_tipo = 'rsc197' AND section_id = 2",

@@ -4,6 +4,7 @@
  * template. Nothing here reads the database another way.
  */
 
+import { rowObjects } from '../db/raw-json.js';
 import type { TableInfo } from '../db/types.js';
 import { databasesOperation, tablesOperation } from '../operations/discovery.js';
 import { facetsOperation } from '../operations/facets.js';
@@ -219,7 +220,7 @@ export async function tablePage(
     textColumns: taggedColumns(ctx, table),
     terms: [],
   };
-  const rows = page?.body.data ?? [];
+  const rows = page ? rowObjects(page.body.data) : [];
   const columns = table.columns.map((c) => c.name);
   // A search shows its fragments where the searched column would be.
   const searched = searching ? apiQuery.get('column')?.[0] : undefined;
@@ -349,7 +350,7 @@ export async function recordPage(
     terms,
   };
   const sectionId = answer.body.meta.section_id;
-  const variants = answer.body.data.map((row, i) => {
+  const variants = rowObjects(answer.body.data).map((row, i) => {
     const lang = typeof row.lang === 'string' ? row.lang : undefined;
     return {
       lang,

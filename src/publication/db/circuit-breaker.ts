@@ -60,11 +60,19 @@ function within<T>(db: string, work: Promise<T>, ms: number): Promise<T> {
 export class CircuitBreakerDriver implements Driver {
   private readonly open = new Map<string, OpenBreaker>();
 
+  readonly selectJson?: Driver['selectJson'];
+
   constructor(
     private readonly inner: Driver,
     private readonly retryMs = BREAKER_RETRY_MS,
     private readonly probeTimeoutMs = PROBE_TIMEOUT_MS,
-  ) {}
+  ) {
+    const selectJson = inner.selectJson?.bind(inner);
+    if (selectJson) {
+      this.selectJson = (db, query, shape, options) =>
+        this.guarded(db, () => selectJson(db, query, shape, options));
+    }
+  }
 
   get engine() {
     return this.inner.engine;

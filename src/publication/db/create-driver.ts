@@ -42,7 +42,7 @@ export function resolveSqliteNames(config: PublicationConfig): string[] {
 export function createDriver(config: PublicationConfig): CircuitBreakerDriver {
   const engine: Driver =
     config.driver === 'sqlite'
-      ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers)
+      ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers, config.sqlite.cacheMb)
       : new MariadbDriver(config.mariadb, config.dbNames);
   return new CircuitBreakerDriver(engine);
 }

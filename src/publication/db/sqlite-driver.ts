@@ -2,6 +2,9 @@
  * SQLite engine: each allowed database is a read-only file `<dir>/<db>.sqlite`, queried through
  * the worker pool so the event loop never waits on the synchronous better-sqlite3 calls.
  */
+
+import { RawJson } from './raw-json.js';
+import type { RowsJsonWritten } from './row-json.cjs';
 import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
 import { buildCount, buildFacet, buildSelect, sqliteDialect } from './sql-builder.js';
@@ -14,8 +17,10 @@ import {
   type FacetCount,
   type FacetQuery,
   type FulltextQuery,
+  type JsonRows,
   QueryTimeout,
   type Row,
+  type RowsJsonShape,
   type SelectQuery,
   type StatementOptions,
 } from './types.js';
@@ -31,8 +36,8 @@ export class SqliteDriver implements Driver {
   readonly engine = 'sqlite' as const;
   private readonly pool: SqliteWorkerPool;
 
-  constructor(dir: string, workers: number) {
-    this.pool = new SqliteWorkerPool(dir, workers);
+  constructor(dir: string, workers: number, cacheMb?: number) {
+    this.pool = new SqliteWorkerPool(dir, workers, cacheMb);
   }
 
   private async run<T>(
@@ -69,6 +74,21 @@ export class SqliteDriver implements Driver {
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]> {
     const { sql, params } = buildSelect(sqliteDialect, query);
     return this.run<Row[]>(db, { op: 'all', sql, params }, options);
+  }
+
+  async selectJson(
+    db: string,
+    query: SelectQuery,
+    shape: RowsJsonShape,
+    options?: StatementOptions,
+  ): Promise<JsonRows> {
+    const { sql, params } = buildSelect(sqliteDialect, query);
+    const written = await this.run<RowsJsonWritten>(db, { op: 'json', sql, params, shape }, options);
+    return {
+      json: new RawJson(written.bytes, written.written),
+      count: written.count,
+      collected: written.collected,
+    };
   }
 
   async count(db: string, query: CountQuery, options?: StatementOptions): Promise<number> {

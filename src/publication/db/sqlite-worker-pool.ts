@@ -56,6 +56,8 @@ export class SqliteWorkerPool {
   constructor(
     private readonly dir: string,
     size: number,
+    /** SQLite's page cache per connection, in MB (absent: the build's default, 16 MB). */
+    private readonly cacheMb?: number,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
@@ -63,7 +65,7 @@ export class SqliteWorkerPool {
   private spawn(): Slot {
     const sharedBuffer = new SharedArrayBuffer(8);
     const worker = new Worker(WORKER_URL, {
-      workerData: { dir: this.dir, modulePath: this.modulePath, sharedBuffer },
+      workerData: { dir: this.dir, modulePath: this.modulePath, sharedBuffer, cacheMb: this.cacheMb },
     });
     const slot: Slot = { worker, pending: new Map(), shared: new Int32Array(sharedBuffer) };
     worker.on(

@@ -53,7 +53,11 @@ export class StatementBudget {
  * health probe's time-out).
  */
 export class BudgetedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  readonly selectJson?: Driver['selectJson'];
+
+  constructor(private readonly inner: Driver) {
+    this.selectJson = inner.selectJson?.bind(inner);
+  }
 
   get engine() {
     return this.inner.engine;
@@ -103,10 +107,17 @@ export class BudgetedDriver implements Driver {
 // rejected promise, not a synchronous throw, or a caller building `Promise.all([select(), count()])`
 // would abandon the statement already started, whose later failure nobody handles.
 export class RequestDriver implements Driver {
+  readonly selectJson?: Driver['selectJson'];
+
   constructor(
     private readonly inner: Driver,
     readonly budget: StatementBudget,
-  ) {}
+  ) {
+    const selectJson = inner.selectJson?.bind(inner);
+    if (selectJson) {
+      this.selectJson = async (db, query, shape) => selectJson(db, query, shape, this.budget.charge(db));
+    }
+  }
 
   get engine() {
     return this.inner.engine;

@@ -128,11 +128,35 @@ export interface FacetCount {
   count: number;
 }
 
+/** How selectJson writes a statement's rows: defined with the writer, in row-json.cjs. */
+export type RowsJsonShape = import('./row-json.cjs').RowsJsonShape;
+
+/** A statement's rows as JSON bytes (selectJson). */
+export interface JsonRows {
+  /** The rows written, as the JSON array the API sends. */
+  json: import('./raw-json.js').RawJson;
+  /** Rows the statement returned, written or not. */
+  count: number;
+  /** The `collect` column's value in every row the statement returned, in order. */
+  collected?: string[];
+}
+
 /** One engine. Every identifier it receives has been validated against its own schema. */
 export interface Driver {
   readonly engine: 'mariadb' | 'sqlite';
   introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema>;
   select(db: string, query: SelectQuery, options?: StatementOptions): Promise<Row[]>;
+  /**
+   * The rows of a select as the JSON the API answers with, written where they were read (the
+   * SQLite workers), for callers that only send them (PublicationContext.rowsAsJson). Engines
+   * whose rows are read on the main thread anyway (MariaDB) do not offer it.
+   */
+  selectJson?(
+    db: string,
+    query: SelectQuery,
+    shape: RowsJsonShape,
+    options?: StatementOptions,
+  ): Promise<JsonRows>;
   count(db: string, query: CountQuery, options?: StatementOptions): Promise<number>;
   /** Rows matching a full-text query, best first, each with a numeric `relevance` (higher is better). */
   search(db: string, query: FulltextQuery, options?: StatementOptions): Promise<Row[]>;

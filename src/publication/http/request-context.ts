@@ -19,11 +19,19 @@ export function openBudget(request: FastifyRequest, timeoutMs: number, maxStatem
   request.statementBudget = StatementBudget.forRequest(timeoutMs, maxStatements);
 }
 
-/** The context of `request`'s operations; every statement they run is charged to its budget. */
-export function requestContext(request: FastifyRequest): PublicationContext {
+/**
+ * The context of `request`'s operations; every statement they run is charged to its budget.
+ * `rowsAsJson` for doors that send what they read as JSON and nothing else (context.ts).
+ */
+export function requestContext(
+  request: FastifyRequest,
+  options: { rowsAsJson?: boolean } = {},
+): PublicationContext {
   const ctx = request.server.ctx;
   const budget =
     request.statementBudget ??
     StatementBudget.forRequest(ctx.config.requestTimeoutMs, ctx.config.requestMaxStatements);
-  return { ...ctx, driver: new RequestDriver(ctx.driver, budget) };
+  const scoped: PublicationContext = { ...ctx, driver: new RequestDriver(ctx.driver, budget) };
+  if (options.rowsAsJson) scoped.rowsAsJson = true;
+  return scoped;
 }

@@ -4,7 +4,9 @@
  * operations/search.ts): the REST route's validators judge the arguments, so bounds, defaults
  * and messages are the REST ones.
  */
+
 import * as z from 'zod';
+import { rowObjects } from '../db/raw-json.js';
 import { facetsOperation } from '../operations/facets.js';
 import type { OperationAnswer } from '../operations/operation.js';
 import { getRecordOperation, listRecordsOperation, type PageBody } from '../operations/records.js';
@@ -95,7 +97,12 @@ export function recordTools(dbArg: DbArg): McpTool[] {
             .relations(args.relations),
       }),
       answer: (answer, args, db) => ({
-        structured: { db, table: args.table, data: answer.body.data, pagination: paginationOf(answer) },
+        structured: {
+          db,
+          table: args.table,
+          data: rowObjects(answer.body.data),
+          pagination: paginationOf(answer),
+        },
         summary: pageSummary(`rows of ${args.table}`, answer),
       }),
     }),
@@ -122,7 +129,7 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         const { section_id, languages } = body.meta;
         const exists = languages ? ` (exists in ${languages.join(', ')})` : '';
         return {
-          structured: { db, table: args.table, data: body.data, meta: body.meta },
+          structured: { db, table: args.table, data: rowObjects(body.data), meta: body.meta },
           summary: `Record ${section_id} of ${args.table}: ${body.data.length} row(s)${exists}.`,
         };
       },
@@ -224,7 +231,12 @@ export function recordTools(dbArg: DbArg): McpTool[] {
             .relations(args.relations),
       }),
       answer: (answer, args, db) => ({
-        structured: { db, table: args.table, data: answer.body.data, pagination: paginationOf(answer) },
+        structured: {
+          db,
+          table: args.table,
+          data: rowObjects(answer.body.data),
+          pagination: paginationOf(answer),
+        },
         summary: pageSummary(`matching rows of ${args.table}`, answer),
       }),
     }),

@@ -3,6 +3,7 @@
  * variants. The page answer says where it sits (`page`) so REST can link the neighbours and
  * MCP can name the next offset, without either reparsing the request.
  */
+import type { RawJson } from '../db/raw-json.js';
 import type { Row } from '../db/types.js';
 import { parseRecordId } from '../query/path-params.js';
 import { parseRecordListRequest, parseRecordRequest } from '../query/record-requests.js';
@@ -19,14 +20,16 @@ export interface Pagination {
 
 export interface PageBody {
   [key: string]: unknown;
-  data: Row[];
+  /** RawJson only for contexts with `rowsAsJson` (services/context.ts). */
+  data: Row[] | RawJson;
   pagination: Pagination;
   meta: Record<string, unknown>;
 }
 
 export interface RecordBody {
   [key: string]: unknown;
-  data: Row[];
+  /** As PageBody.data. */
+  data: Row[] | RawJson;
   meta: { section_id: number; languages?: string[] };
 }
 

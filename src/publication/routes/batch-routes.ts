@@ -31,7 +31,7 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
     const queries = parseBatchRequest(request.body, ctx.config.mcpPath);
     // One rate-limit token per query, all paid before any runs (the door already took one).
     await app.rateLimiter.chargeBatch(request, reply, queries.length);
-    const results = await runBatch(requestContext(request), queries, match, {
+    const results = await runBatch(requestContext(request, { rowsAsJson: true }), queries, match, {
       problemOf: (err, instance) => toProblem(asProblem(request, err), instance),
       // The errors Fastify raises for the same URL, mapped by the same handler.
       routeFault: (fault, url) => {

@@ -39,7 +39,7 @@ export function serveOperation(app: FastifyInstance, operation: Operation<Envelo
   const { ctx } = app;
   const maxAge = ctx.config.cacheMaxAge;
   app.get(operation.path, async (request, reply) => {
-    const answer = await operation.run(requestContext(request), {
+    const answer = await operation.run(requestContext(request, { rowsAsJson: true }), {
       params: request.params as Record<string, string>,
       query: () => queryOf(request),
     });
@@ -70,7 +70,7 @@ export function serveListOperation(
     }
     const wanted = query && takeExportRequest(query, request.headers.accept);
     if (!query || !wanted) {
-      const answer = await operation.run(requestContext(request), {
+      const answer = await operation.run(requestContext(request, { rowsAsJson: true }), {
         params,
         query: () => query ?? queryOf(request),
       });

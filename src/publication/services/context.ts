@@ -14,6 +14,12 @@ export interface PublicationContext {
   schemas: SchemaCache;
   /** Parsed thesaurus indexation locators per database (av-indexation-fragment). */
   indexations: IndexationCache;
+  /**
+   * The caller only sends the rows it reads, as JSON (the REST and batch doors): record reads
+   * may then hand them over as bytes the engine already wrote (Driver.selectJson, RawJson)
+   * instead of row objects. Doors that look into rows (HTML pages, MCP, exports) leave it unset.
+   */
+  rowsAsJson?: boolean;
   /** The engine's circuit breaker, for /health to report (absent in apps built without one). */
   breaker?: Pick<CircuitBreakerDriver, 'states'>;
 }

@@ -14,6 +14,7 @@
  * as one JSON page would have, so a long export is bounded per chunk rather than refused for
  * being long; its length is bounded by the row limit instead.
  */
+import { rowObjects } from '../db/raw-json.js';
 import type { Condition, Row } from '../db/types.js';
 import type { RecordListRequest } from '../query/record-requests.js';
 import type { SearchRequest } from '../query/search-request.js';
@@ -101,7 +102,7 @@ export async function exportRecords(
           ...segment.conditions,
           ...(byKey && keyFrom ? [keyFrom] : []),
         ];
-        const page = await listRecords(chunkContext(), db, table.name, {
+        const listed = await listRecords(chunkContext(), db, table.name, {
           ...req,
           fields,
           where,
@@ -109,6 +110,7 @@ export async function exportRecords(
           offset,
           count: false,
         });
+        const page = { ...listed, rows: rowObjects(listed.rows) };
         for (const row of page.rows) yield row;
         sent += page.rows.length;
         inSegment += page.rows.length;

@@ -21,7 +21,7 @@ import type { PublicationContext } from './context.js';
 import type { RecordPage } from './records-service.js';
 import { resolveRowRelations } from './relations-service.js';
 
-export interface SearchPage extends RecordPage {
+export interface SearchPage extends RecordPage<Row[]> {
   /** The candidate cap was reached: more rows may match than were served (and counted in `total`). */
   candidatesCapped: boolean;
 }

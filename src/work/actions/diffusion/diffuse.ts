@@ -11,8 +11,8 @@
  * Answers `data: {published, removed, target}` (records written, records whose rows were removed).
  * A section the publication map does not publish is a 400; a target that cannot be reached is a
  * retryable 503 `diffusion.target_unavailable`; another publish run to the same target that does
- * not finish within PUBLISH_LOCK_WAIT_SECONDS is a retryable 409 `diffusion.target_busy`; records that failed to map come back as
- * `failures` (their old rows stay) beside the counts.
+ * not finish within PUBLISH_LOCK_WAIT_SECONDS is a retryable 409 `diffusion.target_busy`; records
+ * that failed to map come back as `failures` (their old rows stay) beside the counts.
  */
 
 import { TargetUnavailable } from '../../../publish/publish-writer.js';
