@@ -337,7 +337,7 @@ function describe(node: Node): string {
     extract: 'EXTRACT',
     star: '*',
   };
-  return labels[type] ?? type.replaceAll('_', ' ');
+  return (Object.hasOwn(labels, type) ? labels[type] : undefined) ?? type.replaceAll('_', ' ');
 }
 
 const QUOTE = (name: string) => `\`${name.replaceAll('`', '``')}\``;

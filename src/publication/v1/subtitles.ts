@@ -42,7 +42,7 @@ function segmentsOf(stored: string): Segment[] {
     if (tag.kind === 'tc-point' || tag.kind === 'tc-range') {
       segments.push({ tc: tag.kind === 'tc-point' ? tag.seconds : tag.tcIn, text: '' });
     } else if (tag.kind === 'html') {
-      const inline = INLINE[tag.name];
+      const inline = Object.hasOwn(INLINE, tag.name) ? INLINE[tag.name] : undefined;
       if (inline) push(`<${tag.closing ? '/' : ''}${inline}>`);
       else if (tag.block) push(' ');
     }

@@ -38,7 +38,9 @@ export interface DuplicateRecordArgs {
 
 /** The components of `sectionTipo` a duplicate leaves empty. */
 export function componentsNotCopied(ontology: Ontology, sectionTipo: string): Set<string> {
-  const skipped = new Set(NOT_COPIED[sectionTipo] ?? []);
+  const skipped = new Set(
+    (Object.hasOwn(NOT_COPIED, sectionTipo) ? NOT_COPIED[sectionTipo] : undefined) ?? [],
+  );
   for (const c of ontology.sectionComponents(sectionTipo)) {
     if (c.model === 'component_password' || c.model === 'component_relation_children') skipped.add(c.tipo);
   }

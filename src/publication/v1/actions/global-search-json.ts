@@ -232,7 +232,8 @@ export async function globalSearchJsonAction(call: V1Call): Promise<unknown> {
       if (!table.columnsByName.has(needed)) throw new V1Error(`${table.name} has no column ${needed}`);
     }
     const filters: Expr[] = [];
-    const lang = typeof search.lang === 'string' ? LANGS[search.lang] : undefined;
+    const lang =
+      typeof search.lang === 'string' && Object.hasOwn(LANGS, search.lang) ? LANGS[search.lang] : undefined;
     if (lang && table.hasLang) filters.push(cmp('=', col('lang'), lit(lang)));
     if (typeof search.database === 'string' && search.database !== '') {
       if (!table.columnsByName.has('table')) throw new V1Error(`${table.name} has no column table`);
