@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DirectDb,
   engineCases,
+  type HttpResult,
+  rawRequest,
   startTestServer,
   type TestServer,
 } from '../helpers/publication-server.js';
@@ -14,6 +16,7 @@ interface StoredRow {
 }
 
 const CAP = 6;
+const V1_CODE = 'v1-candidates';
 const key = (r: { section_id: number; lang: string }) => `${r.section_id}/${r.lang}`;
 
 describe.each(engineCases())('full-text search candidate cap (SEARCH_MAX_CANDIDATES) on $engine', (c) => {
@@ -23,6 +26,12 @@ describe.each(engineCases())('full-text search candidate cap (SEARCH_MAX_CANDIDA
   let stored: StoredRow[];
   const search = (query: string) => capped.get(`/${c.db}/tables/interview/search?${query}`);
   const keysOf = (res: { json: { data: StoredRow[] } }) => res.json.data.map(key);
+  /** The legacy v1 API's free_search on the capped server. */
+  const freeSearch = (params: Record<string, string>): Promise<HttpResult> =>
+    rawRequest(
+      `${new URL(capped.base).origin}/publication/server_api/v1/json/free_search?${new URLSearchParams({ code: V1_CODE, ...params })}`,
+    );
+  const v1Ids = (res: HttpResult) => res.json.result.map((n: { av_section_id: number }) => n.av_section_id);
 
   /** Rows whose transcription holds the word, as the index sees it. */
   const holding = (word: string) => stored.filter((r) => tokensOf(r.transcription).includes(word));
@@ -39,7 +48,7 @@ describe.each(engineCases())('full-text search candidate cap (SEARCH_MAX_CANDIDA
   }
 
   beforeAll(async () => {
-    capped = await startTestServer(c, { SEARCH_MAX_CANDIDATES: String(CAP) });
+    capped = await startTestServer(c, { SEARCH_MAX_CANDIDATES: String(CAP), V1_API_CODE: V1_CODE });
     // The default cap (1000) is above every match of the fixture: its answers rank every match.
     full = await startTestServer(c);
     direct = await c.openDirect();
@@ -125,5 +134,38 @@ describe.each(engineCases())('full-text search candidate cap (SEARCH_MAX_CANDIDA
     expect(res.status, res.text).toBe(200);
     expect(keysOf(res)).toEqual([key(last)]);
     expect(res.json.meta).not.toHaveProperty('candidates_capped');
+  });
+
+  it('v1 free_search ranks and counts the same capped candidates as v2 search', async () => {
+    const word = wordHeldBy((n) => n >= 3 * CAP);
+    const lang = holding(word)[0]!.lang;
+    const inLang = holding(word).filter((r) => r.lang === lang);
+    const v2 = await search(`q=${encodeURIComponent(word)}&lang=${lang}&limit=1000`);
+    const res = await freeSearch({ q: word, lang, rows_per_page: '100' });
+    expect(res.json.msg, res.text).toBe('Ok. Request free_search done successfully');
+    expect(res.json.total).toBe(Math.min(CAP, inLang.length));
+    expect(v1Ids(res)).toEqual(v2.json.data.map((r: StoredRow) => r.section_id));
+    // Pages cut the same candidates; past them a page is empty.
+    const page2 = await freeSearch({ q: word, lang, rows_per_page: '4', page_number: '2' });
+    expect(v1Ids(page2)).toEqual(v1Ids(res).slice(4, 8));
+    const past = await freeSearch({ q: word, lang, rows_per_page: '4', page_number: '3' });
+    expect(past.json.result).toEqual([]);
+  });
+
+  it('v1 free_search applies its filter before the cap, on any column of the table', async () => {
+    const word = wordHeldBy((n) => n >= 3 * CAP);
+    const last = holding(word).sort((a, b) => b.section_id - a.section_id)[0]!;
+    const narrow = await freeSearch({ q: word, lang: last.lang, filter: `section_id >= ${last.section_id}` });
+    expect(narrow.json.total, narrow.text).toBe(1);
+    expect(v1Ids(narrow)).toEqual([last.section_id]);
+    // The searched column itself: on SQLite its name is also a column of the FTS5 table.
+    const phrase = last.transcription.replace(/<[^>]*>|\[[^\]]*\]/g, ' ').match(/[A-Za-z]{6,}/)![0];
+    const own = await freeSearch({
+      q: word,
+      lang: last.lang,
+      filter: `transcription LIKE '%${phrase}%' AND section_id = ${last.section_id}`,
+    });
+    expect(own.json.total, own.text).toBe(1);
+    expect(v1Ids(own)).toEqual([last.section_id]);
   });
 });

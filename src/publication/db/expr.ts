@@ -8,9 +8,13 @@
  * terms (text/search-query.ts).
  */
 import { type ParsedSearch, toFts5Match, toMariadbBoolean } from '../text/search-query.js';
-import { ftsTableOf } from './search-sql.js';
 import type { Dialect } from './sql-builder.js';
 import type { SqlValue } from './types.js';
+
+/** The FTS5 external-content table indexing `column` of `table` (SQLite). */
+export function ftsTableOf(table: string, column: string): string {
+  return `fts_${table}_${column}`;
+}
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'LIKE' | 'NOT LIKE';
 

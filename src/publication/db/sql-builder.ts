@@ -6,8 +6,7 @@
  */
 
 import { toFts5Match } from '../text/search-query.js';
-import { type Expr, type MatchJoins, matchesIn, matchKey, renderExpr } from './expr.js';
-import { ftsTableOf } from './search-sql.js';
+import { type Expr, ftsTableOf, type MatchJoins, matchesIn, matchKey, renderExpr } from './expr.js';
 import type { Condition, CountQuery, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
 
 export interface Dialect {

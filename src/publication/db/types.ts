@@ -106,6 +106,8 @@ export interface FulltextQuery {
   /** The engine-neutral parsed query; each driver renders its own syntax. */
   search: import('../text/search-query.js').ParsedSearch;
   where: Condition[];
+  /** A further condition on the table's columns (the v1 API's `filter` fragment). */
+  filter?: import('./expr.js').Expr;
   /** Tie-breakers after relevance (the record key), so pages are stable. */
   orderBy: OrderTerm[];
   limit: number;

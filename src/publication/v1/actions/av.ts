@@ -6,7 +6,8 @@
  * rule for every action, URLs kept relative when MEDIA_BASE_URL is).
  */
 
-import type { Expr } from '../../db/expr.js';
+import { CANDIDATES_COLUMN } from '../../db/search-sql.js';
+import { withStableOrder } from '../../query/sort-and-fields.js';
 import { durationOf, findMediaAsset, mediaUrl, withTimeWindow } from '../../services/av-media.js';
 import { requireTranscriptionColumn } from '../../services/av-service.js';
 import { analyseText, findFragments } from '../../text/fragments.js';
@@ -156,38 +157,35 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
   } catch {
     throw new V1Error('Error. Request free_search failed. q has no word to search for');
   }
-  const match: Expr = { kind: 'match', table: table.name, column, search };
-  const filters: Expr[] = [match];
   const extra = optString(options, 'filter');
-  if (extra && extra.trim() !== '') filters.push(parseCondition('filter', extra, { tables: [table] }));
-  const where = table.hasLang ? [{ column: 'lang', op: 'eq' as const, value: lang }] : [];
-  const base = {
+  // Ranked in two steps like v2's search (db/search-sql.ts): at most SEARCH_MAX_CANDIDATES
+  // best-ranked matches are paged and counted, so a common word costs bounded work.
+  const query = {
     table: table.name,
-    columns: [],
-    select: [
-      ...table.columns
-        .filter((c) => c.name !== 'id')
-        .map((c) => ({ expr: { kind: 'column', name: c.name } as Expr, as: c.name })),
-      { expr: match, as: 'relevance' },
-    ],
-    where,
-    filter: { kind: 'and', items: filters } as Expr,
-    orderBy: [],
-    order: [
-      { expr: { kind: 'alias', name: 'relevance' } as Expr, desc: true },
-      { expr: { kind: 'column', name: 'section_id' } as Expr, desc: false },
-    ],
+    column,
+    search,
+    where: table.hasLang ? [{ column: 'lang', op: 'eq' as const, value: lang }] : [],
+    filter: extra && extra.trim() !== '' ? parseCondition('filter', extra, { tables: [table] }) : undefined,
+    maxCandidates: ctx.config.searchMaxCandidates,
   };
   const [rows, total] = await Promise.all([
-    ctx.driver.select(db, { ...base, limit: rowsPerPage, offset }),
-    count ? ctx.driver.count(db, base) : Promise.resolve(false as const),
+    ctx.driver.search(db, {
+      ...query,
+      columns: table.columns.filter((c) => c.name !== 'id').map((c) => c.name),
+      orderBy: withStableOrder([], table),
+      limit: rowsPerPage,
+      offset,
+    }),
+    count ? ctx.driver.searchCount(db, query) : Promise.resolve(false as const),
   ]);
   const terms = highlightTermsOf(search);
   const restricted = await restrictedTags(call, lang);
   const result = [];
-  for (const row of rows) {
+  // Each row's media is one or two lookups: all rows' at once, not one row after the other.
+  const assets = await Promise.all(rows.map((row) => findMediaAsset(ctx, db, row, Number(row.section_id))));
+  for (const [i, row] of rows.entries()) {
     const id = Number(row.section_id);
-    const asset = await findMediaAsset(ctx, db, row, id);
+    const asset = assets[i];
     const raw = typeof row[column] === 'string' ? (row[column] as string) : '';
     const stored = maskText(raw, restricted.get(String(id)) ?? []).text;
     const text = analyseText(stored);
@@ -207,7 +205,8 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     };
     const shaped = shapeRow(table.name, row, call.v1.numbersAsStrings);
     for (const [k, v] of Object.entries(shaped)) {
-      if (['table', 'lang', 'publication', 'images', column, 'relevance'].includes(k)) continue;
+      if (['table', 'lang', 'publication', 'images', column, 'relevance', CANDIDATES_COLUMN].includes(k))
+        continue;
       node[k === 'section_id' ? 'interview_section_id' : k] = v;
     }
     node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
