@@ -52,16 +52,25 @@ function separates(tag: Tag): boolean {
   return tag.kind !== 'html' || tag.block;
 }
 
-/** The plain text of `stored`, from tags already parsed (or parsed here). Never throws. */
-export function toPlainText(stored: string, tags: readonly Tag[] = parseTags(stored)): PlainText {
+/**
+ * The plain text of `stored`, from tags already parsed (or parsed here). Never throws. With
+ * `limit`, only the stored text before it (and a tag that starts before it) is read: the result
+ * is then the first characters of the whole text's plain text.
+ */
+export function toPlainText(
+  stored: string,
+  tags: readonly Tag[] = parseTags(stored),
+  limit = stored.length,
+): PlainText {
   // Plain text is never longer than the stored text: spaces only stand in for removed tags.
-  const out = new MappedTextBuilder(stored.length);
+  const out = new MappedTextBuilder(Math.min(limit, stored.length));
   // A space owed by a tag or by stored whitespace; written only if a visible character follows.
   let pending = -1;
   let nextTag = tags.length > 0 ? tags[0]!.start : -1;
   let t = 0;
   let i = 0;
-  while (i < stored.length) {
+  const stop = Math.min(limit, stored.length);
+  while (i < stop) {
     if (i === nextTag) {
       const tag = tags[t++]!;
       if (separates(tag) && pending < 0) pending = i;

@@ -174,10 +174,13 @@ function namedTag(
 }
 
 /** Every tag of `stored`, in text order, with its offsets. Never throws. */
-export function parseTags(stored: string): Tag[] {
+/** The tags of `stored` that start before `limit` (all of them by default), in text order. */
+export function parseTags(stored: string, limit = Number.POSITIVE_INFINITY): Tag[] {
   const tags: Tag[] = [];
   for (const m of stored.matchAll(TAG)) {
     const start = m.index;
+    // The scan runs on the whole text, so the tags before `limit` are the whole text's.
+    if (start >= limit) break;
     const end = start + m[0].length;
     if (m[1] !== undefined) {
       tags.push({ kind: 'tc-range', start, end, tcIn: Number(m[1]), tcOut: Number(m[2]) });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyseText, findFragments } from '../../../src/publication/text/fragments.js';
+import { analyseText, findFragments, fragmentsFromPrefix } from '../../../src/publication/text/fragments.js';
 import { highlight } from '../../../src/publication/text/highlight.js';
 import { indexPassage, timecodePassage } from '../../../src/publication/text/passages.js';
 import { speakersIn } from '../../../src/publication/text/speakers.js';
@@ -83,6 +83,79 @@ const optionsArb = fc.record({
 });
 
 describe('text properties', () => {
+  it("fragments decided from a prefix of a long text are the whole text's", () => {
+    let decided = 0;
+    // Pieces that cut or end a word right where a prefix may stop: combining marks, a surrogate
+    // pair, a word that goes on (`cancións`), a long tag.
+    const edges = ['\u0301', 'e\u0301', '😀', 'cancións', 'caféteria', `<!--${'x '.repeat(40)}-->`];
+    const longArb = fc
+      .array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...VOCABULARY, ...edges), weight: 3 },
+          { arbitrary: fc.constantFrom(' ', ' ', ...PIECES), weight: 3 },
+          { arbitrary: fc.string({ maxLength: 4 }), weight: 1 },
+        ),
+        { minLength: 40, maxLength: 200 },
+      )
+      // Mostly spaced, sometimes glued: whole words must occur for a prefix to decide anything.
+      .chain((parts) =>
+        fc
+          .array(fc.constantFrom(' ', ' ', ''), { minLength: parts.length, maxLength: parts.length })
+          .map((gaps) => parts.map((p, i) => p + gaps[i]).join('')),
+      );
+    const oneWordArb = fc.array(
+      fc.oneof(
+        fc.record({ words: fc.constantFrom(...VOCABULARY).map((w) => [w]), prefix: fc.boolean() }),
+        fc.constantFrom(...VOCABULARY, 'R&D', '(cliff', 'de.').map((literal) => ({ literal })),
+      ),
+      { minLength: 1, maxLength: 2 },
+    );
+    fc.assert(
+      fc.property(
+        longArb,
+        oneWordArb,
+        fc.record({
+          maxCharacters: fc.integer({ min: 1, max: 80 }),
+          maxOccurrences: fc.integer({ min: 1, max: 3 }),
+        }),
+        fc.integer({ min: 1, max: 400 }),
+        (stored, terms, options, prefixChars) => {
+          const early = fragmentsFromPrefix(stored, terms, options, prefixChars);
+          if (early === undefined) return;
+          decided++;
+          expect(early).toEqual(findFragments(analyseText(stored), terms, options));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // Not a test that passes by deciding nothing.
+    expect(decided).toBeGreaterThan(100);
+  });
+
+  it('long texts answer through their first pages what the whole text answers', () => {
+    // Texts past 8,192 characters are read a prefix first (findFragments): a text of pieces
+    // repeated to 9-60 thousand characters, words placed early, late or nowhere.
+    const pieceArb = fc.constantFrom(...VOCABULARY, ...PIECES, ' ', ' ', 'cancións', 'e\u0301');
+    fc.assert(
+      fc.property(
+        fc.array(pieceArb, { minLength: 20, maxLength: 80 }),
+        fc.integer({ min: 9_000, max: 60_000 }),
+        fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        (pieces, length, words, maxOccurrences) => {
+          let stored = '';
+          while (stored.length < length) stored += `${pieces.join(' ')} `;
+          const terms = words.map((w, i) => (i === 1 ? { literal: w } : { words: [fold(w)], prefix: false }));
+          const options = { maxCharacters: 240, maxOccurrences };
+          expect(findFragments(stored, terms, options)).toEqual(
+            findFragments(analyseText(stored), terms, options),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('highlighted output holds no markup but the marks, and gives the excerpt back', () => {
     fc.assert(
       fc.property(anyTextArb, termsArb, (excerpt, terms) => {
