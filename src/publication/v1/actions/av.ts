@@ -147,6 +147,8 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
   const appearances = Math.max(1, optInt(options, 'appearances_limit', 1));
   const matchSelect = optInt(options, 'match_select', 0);
   const listFragment = optBool(options, 'list_fragment', true);
+  const videoFragment = optBool(options, 'video_fragment', false);
+  const fragmentTerms = optBool(options, 'fragment_terms', false);
   const table = await tableOf(call, ctx.config.av.table);
   const column = requireTranscriptionColumn(ctx, table);
   if (!table.fulltextColumns.has(column))
@@ -188,8 +190,10 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     const asset = assets[i];
     const raw = typeof row[column] === 'string' ? (row[column] as string) : '';
     const stored = maskText(raw, restricted.get(String(id)) ?? []).text;
-    const text = analyseText(stored);
-    const found = findFragments(text, terms, { maxCharacters: 400, maxOccurrences: appearances });
+    // The whole text's tags serve video fragments and fragment terms only; without them a long
+    // text may be answered from its first pages (findFragments).
+    const text = videoFragment || fragmentTerms ? analyseText(stored) : undefined;
+    const found = findFragments(text ?? stored, terms, { maxCharacters: 400, maxOccurrences: appearances });
     const picked = matchSelect > 0 ? found.filter((_, i) => i === matchSelect - 1) : found;
     const node: Record<string, unknown> = {
       av_section_id: id,
@@ -197,9 +201,9 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
       appearances_limit: appearances,
       match_select: matchSelect || false,
       image_type: optString(options, 'image_type') ?? 'posterframe',
-      video_fragment: optBool(options, 'video_fragment', false),
+      video_fragment: videoFragment,
       list_fragment: listFragment,
-      fragment_terms: optBool(options, 'fragment_terms', false),
+      fragment_terms: fragmentTerms,
       lang,
       video: mediaUrl(asset?.video, ctx.config.mediaBaseUrl),
     };
@@ -211,11 +215,10 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
     }
     node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
     node.ar_restricted_fragments = call.v1.termIdRestricted ? [] : null;
-    const videoFragment = optBool(options, 'video_fragment', false);
     // fragment_terms: the terms of the index tags whose passage spans the match.
     const byTag = new Map<string, { term_id: unknown; term: unknown }[]>();
     const passages = new Map<number, { start: number; end: number }>();
-    if (optBool(options, 'fragment_terms', false)) {
+    if (text && fragmentTerms) {
       for (const t of await termsIndexing(call, new Set([String(id)]), lang)) {
         for (const l of t.locators) byTag.set(String(l.tag_id), [...(byTag.get(String(l.tag_id)) ?? []), t]);
       }
@@ -225,7 +228,8 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
         if (p) passages.set(tag.tagId, p);
       }
     }
-    const timeline = videoFragment ? buildTimeline(text.tags, text.plain, durationOf(asset, row)) : undefined;
+    const timeline =
+      text && videoFragment ? buildTimeline(text.tags, text.plain, durationOf(asset, row)) : undefined;
     const video = mediaUrl(asset?.video, ctx.config.mediaBaseUrl);
     node.fragments = picked.map((f) => {
       const out: Record<string, unknown> = { word: terms[f.term]?.words.join(' ') ?? '', match: f.position };
