@@ -120,11 +120,13 @@ export function findFragments(
  * How much of a long text to read first (an hour's transcription is a hundred thousand
  * characters, 4-6 ms to analyse whole): enough to pass the first place where the stored text
  * holds every term as a word as typed (any case), twice over for the excerpts and the tags in
- * between, then four times that. None when a term is not there as typed (it may be there with
- * other accents: the whole text is searched then) or the prefix would be half the text.
+ * between, then four times that while it is a quarter of the text. None when a term is not there
+ * as typed (it may be there with other accents: the whole text is searched then), when more
+ * than three occurrences are wanted, or when the prefix would be over half the text.
  */
 function prefixesToTry(stored: string, terms: readonly MatchTerm[], options: FragmentOptions): number[] {
-  if (terms.length === 0 || !terms.every(isOneWord)) return [];
+  // Many occurrences per term are rarely all in the first pages.
+  if (terms.length === 0 || options.maxOccurrences > 3 || !terms.every(isOneWord)) return [];
   let reach = 0;
   for (const term of terms) {
     const word = 'literal' in term ? term.literal : term.words[0]!;
@@ -135,8 +137,9 @@ function prefixesToTry(stored: string, terms: readonly MatchTerm[], options: Fra
     if (at < 0) return [];
     reach = Math.max(reach, at + word.length);
   }
+  // A prefix that cannot decide is work on top of the whole text's: half of it at most.
   const first = Math.max(4_096, 2 * (reach + options.maxCharacters + 64));
-  return [first, 4 * first].filter((n) => 2 * n <= stored.length);
+  return 2 * first > stored.length ? [] : 16 * first > stored.length ? [first] : [first, 4 * first];
 }
 
 const ONE_WORD = /^[\p{L}\p{N}\p{M}_]+$/u;
