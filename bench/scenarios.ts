@@ -52,11 +52,13 @@ export interface BenchScenario {
 const interviewColumns = TABLE_DEFS.find((t) => t.name === 'interview')!.columns.map((c) => c.name);
 const informantColumns = TABLE_DEFS.find((t) => t.name === 'informant')!.columns.map((c) => c.name);
 const eng = [{ column: 'lang', op: 'eq' as const, value: 'lg-eng' }];
-const stableOrder = [
+/** The API's tie-breakers after a sort (query/sort-and-fields.ts withStableOrder). */
+export const stableOrder = [
   { column: 'section_id', desc: false },
   { column: 'lang', desc: false },
 ];
-const SEARCH_WORD = 'memoria';
+/** The word both search scenarios look for (v2 search, v1 free_search). */
+export const SEARCH_WORD = 'memoria';
 /** Offsets of the list scenarios stay inside the English rows of the smallest fixture. */
 const offsetIn = (f: Fixture) => f.randomId() % Math.min(1000, Math.floor(f.interviews * 0.5));
 const listOf10 = (f: Fixture) => ({

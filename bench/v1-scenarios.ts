@@ -14,7 +14,7 @@ import {
 import { buildSelect, type Dialect } from '../src/publication/db/sql-builder.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import type { RequestPlan } from './ceiling.js';
-import type { BenchScenario, Fixture } from './scenarios.js';
+import { type BenchScenario, type Fixture, SEARCH_WORD, stableOrder } from './scenarios.js';
 
 /** The code the bench server is started with (V1_API_CODE). */
 export const V1_BENCH_CODE = 'bench-v1-code';
@@ -41,10 +41,6 @@ function v1ScenarioList(db: string, randomId: () => number, interviews: number):
       where: [{ column: 'section_id', op: 'in', value: [randomId()] }],
       orderBy: [{ column: 'section_id', desc: false }],
     });
-  const stableOrder = [
-    { column: 'section_id', desc: false },
-    { column: 'lang', desc: false },
-  ];
   return [
     {
       name: 'v1 records, 20 rows with resolve_portal',
@@ -91,15 +87,15 @@ function v1ScenarioList(db: string, randomId: () => number, interviews: number):
       }),
     },
     {
-      name: 'v1 free_search "memoria", 10 rows',
-      path: () => url('free_search', { q: 'memoria', lang: 'lg-spa', rows_per_page: '10' }),
+      name: `v1 free_search "${SEARCH_WORD}", 10 rows`,
+      path: () => url('free_search', { q: SEARCH_WORD, lang: 'lg-spa', rows_per_page: '10' }),
       // The statements free_search runs: v2's capped search and its count (db/search-sql.ts).
       plan: (d) => ({
         statements: () => {
           const query = {
             table: 'interview',
             column: 'transcription',
-            search: parseSearchQuery('memoria'),
+            search: parseSearchQuery(SEARCH_WORD),
             where: [{ column: 'lang', op: 'eq' as const, value: 'lg-spa' }],
             maxCandidates: 1000, // the server's default SEARCH_MAX_CANDIDATES
           };

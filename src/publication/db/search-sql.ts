@@ -110,7 +110,12 @@ export function sqliteSearch(d: Dialect, q: FulltextQuery): SqlStatement {
   const t = d.quote(q.table);
   const params: SqlValue[] = [toFts5Match(q.search)];
   const keys = [...new Set(q.orderBy.map((o) => o.column))];
-  let inner = `SELECT ${t}.rowid AS ${d.quote(ROWID)}, ${keys.map((col) => `${t}.${d.quote(col)}`).join(', ')}${keys.length > 0 ? ', ' : ''}${d.quote('m')}.${d.quote('relevance')} FROM ${sqliteFrom(d, q)}`;
+  const ranked = [
+    `${t}.rowid AS ${d.quote(ROWID)}`,
+    ...keys.map((col) => `${t}.${d.quote(col)}`),
+    `${d.quote('m')}.${d.quote('relevance')}`,
+  ];
+  let inner = `SELECT ${ranked.join(', ')} FROM ${sqliteFrom(d, q)}`;
   inner += whereOf(d, q, params, [], q.table);
   inner += rankOrder(d, q, 'm', q.table);
   inner += renderPaging(q.maxCandidates, 0, params);

@@ -130,10 +130,10 @@ function prefixesToTry(stored: string, terms: readonly MatchTerm[], options: Fra
   let reach = 0;
   for (const term of terms) {
     const word = 'literal' in term ? term.literal : term.words[0]!;
-    const whole = 'literal' in term || !term.prefix ? '(?![\\p{L}\\p{N}\\p{M}_])' : '';
+    const wordEnd = 'literal' in term || !term.prefix ? '(?![\\p{L}\\p{N}\\p{M}_])' : '';
     // One word: letters, digits, marks and `_` only, nothing a regular expression reads as syntax.
     // 50 us over 100 KB when the word is not there.
-    const at = stored.search(new RegExp(`(?<![\\p{L}\\p{N}_])${word}${whole}`, 'iu'));
+    const at = stored.search(new RegExp(`(?<![\\p{L}\\p{N}_])${word}${wordEnd}`, 'iu'));
     if (at < 0) return [];
     reach = Math.max(reach, at + word.length);
   }
