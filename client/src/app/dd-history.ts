@@ -10,6 +10,8 @@ import type { RecordStore } from '../components/record-store.js';
 import { baseStyles } from './styles.js';
 
 interface HistoryRow {
+  /** The record the row belongs to: Restore writes there, whatever is on screen by then. */
+  store: RecordStore;
   matrixId: number;
   item: DataItem;
   when: string;
@@ -38,13 +40,27 @@ export class DdHistory extends LitElement {
     this.error = '';
   }
 
+  /** The store the shown rows were read for (another record's rows are never shown). */
+  private loadedFor: RecordStore | undefined;
+
   override connectedCallback() {
     super.connectedCallback();
-    void this.load();
+    if (this.store) void this.load();
+  }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    // Another record (by address, back / forward) or the same one read again: its own history.
+    if (changed.has('store') && this.store !== this.loadedFor && this.isConnected) {
+      this.rows = undefined;
+      this.error = '';
+      void this.load();
+    }
   }
 
   async load() {
-    const { sectionTipo, sectionId } = this.store;
+    const store = this.store;
+    this.loadedFor = store;
+    const { sectionTipo, sectionId } = store;
     try {
       const answer = await this.store.session.api.call<ReadResult>({
         action: 'read',
@@ -75,6 +91,7 @@ export class DdHistory extends LitElement {
             | undefined;
           const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
           return {
+            store,
             matrixId: Number(d.matrix_id),
             item: d,
             when: when
@@ -88,19 +105,23 @@ export class DdHistory extends LitElement {
       // one as it was, so such a row repeats the older one and is dropped (newest first here).
       const same = (a: HistoryRow, b: HistoryRow) =>
         a.item.tipo === b.item.tipo && JSON.stringify(a.item.entries) === JSON.stringify(b.item.entries);
+      if (this.store !== store) return; // the record changed while reading
       this.rows = rows.filter((r, i) => {
         const older = rows.slice(i + 1).find((o) => o.item.tipo === r.item.tipo);
         return !older || !same(r, older) || r.item.kind !== 'component';
       });
     } catch (err) {
+      if (this.store !== store) return;
       this.error = err instanceof ApiError ? err.message : 'The history could not be read.';
     }
   }
 
   private async restore(row: HistoryRow) {
     const ctx = this.labels.get(row.item.tipo);
+    // The row's own record, even if the screen moved on since the rows were read.
+    if (row.store !== this.store) return;
     try {
-      await this.store.save(row.item.tipo, ctx?.model ?? '', row.item.lang ?? 'lg-nolan', [
+      await row.store.save(row.item.tipo, ctx?.model ?? '', row.item.lang ?? 'lg-nolan', [
         { action: 'set_data', value: row.item.entries },
       ]);
       this.store.session.announce(`${ctx?.label ?? row.item.tipo}: previous value restored.`);

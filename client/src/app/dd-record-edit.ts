@@ -113,6 +113,7 @@ export class DdRecordEdit extends LitElement {
         this.error = `Record ${this.sectionId} does not exist (or is outside your projects).`;
         return;
       }
+      this.store.items = answer.data.data;
       this.result = answer.data;
       await this.saveKeptTyping();
     } catch (err) {
@@ -172,7 +173,7 @@ export class DdRecordEdit extends LitElement {
     // Short text fields only (a transcription would make a poor heading).
     const short = this.componentContexts().filter((c) => c.model === 'component_input_text');
     for (const c of short.slice(0, 3)) {
-      const text = itemText(itemOf(result.data, c.tipo, this.section, this.sectionId));
+      const text = itemText(itemOf(this.store?.items ?? result.data, c.tipo, this.section, this.sectionId));
       if (text && typeof text === 'string' && !/^\w+ \d+$/.test(text)) return text.slice(0, 80);
     }
     return '';
@@ -253,10 +254,12 @@ export class DdRecordEdit extends LitElement {
   }
 
   private renderComponent(ctx: ContextEntry) {
-    const result = this.result!;
+    // From the store, not the first read: Lit sets object properties again on every render, and
+    // the store holds each save's echo (the last saved value).
+    const items = this.store!.items;
     const tag = unsafeStatic(elementNameOf(ctx.model));
-    const item = itemOf(result.data, ctx.tipo, this.section, this.sectionId);
-    return staticHtml`<${tag} .context=${ctx} .item=${item} .data=${result.data} .store=${this.store}></${tag}>`;
+    const item = itemOf(items, ctx.tipo, this.section, this.sectionId);
+    return staticHtml`<${tag} .context=${ctx} .item=${item} .data=${items} .store=${this.store}></${tag}>`;
   }
 
   override render() {

@@ -4,7 +4,7 @@
  * component locks (focus / blur), which are only sent when the server says it takes them.
  */
 
-import type { ReadResult } from '../api/read-shapes.js';
+import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import type { Session } from '../app/session.js';
 
@@ -41,13 +41,31 @@ export function lockHolderSentence(err: ApiError): string {
   return `${who} is editing this field${at}.`;
 }
 
+/** Identity of a data item in a read answer (the same column of the same record). */
+export const itemKey = (d: DataItem) =>
+  `${d.tipo}|${String(d.section_tipo)}|${d.section_id}|${d.parent_tipo ?? ''}`;
+
 export class RecordStore {
+  /**
+   * The record's data items as last known: the read, then every save's echo in its place. The
+   * record screen renders its fields from here, so a re-render (History, Publish, a message)
+   * shows the last saved value, never the value of the first read.
+   */
+  items: DataItem[] = [];
+
   constructor(
     readonly session: Session,
     readonly sectionTipo: string,
     readonly sectionId: number,
     readonly lang: string,
   ) {}
+
+  /** Takes a save's echo (or a fresh read of one field): its items replace the known ones. */
+  keep(fresh: readonly DataItem[]): void {
+    if (fresh.length === 0) return;
+    const keys = new Set(fresh.map(itemKey));
+    this.items = [...this.items.filter((d) => !keys.has(itemKey(d))), ...fresh];
+  }
 
   /** Saves one component; `lang` is the item language (lg-nolan unless translatable). */
   async save(
@@ -57,16 +75,32 @@ export class RecordStore {
     changes: ChangeObject[],
     /** Relations: the page of the echo (a portal showing all its records asks for all). */
     pageLimit?: number,
+    /**
+     * The component version the change was made on (from the read or the last echo): the
+     * server refuses the save (`record.stale_write`) when someone saved the field since.
+     */
+    version?: number,
   ): Promise<ReadResult & { created_section_id?: number }> {
-    const answer = await this.session.api.call<ReadResult>({
-      action: 'save',
-      source: { tipo, model, section_tipo: this.sectionTipo, section_id: this.sectionId, lang, mode: 'edit' },
-      data: { changed_data: changes, ...(pageLimit ? { pagination: { limit: pageLimit } } : {}) },
-      idempotency_key: crypto.randomUUID(),
-    });
+    const answer = await this.session.api.call<ReadResult>(
+      saveRqo(this.sectionTipo, this.sectionId, tipo, model, lang, changes, pageLimit, version),
+    );
+    this.keep(answer.data.data ?? []);
     // add_new_element: the new record's id is a top-level extension of the envelope.
     const created = answer.envelope.created_section_id;
     return typeof created === 'number' ? { ...answer.data, created_section_id: created } : answer.data;
+  }
+
+  /** Reads one component of this record afresh (its value and version now). */
+  async readComponent(tipo: string, model: string, lang: string): Promise<DataItem | undefined> {
+    const answer = await this.session.api.call<ReadResult>({
+      action: 'read',
+      source: { tipo, model, section_tipo: this.sectionTipo, section_id: this.sectionId, mode: 'edit', lang },
+    });
+    const own = (answer.data.data ?? []).find(
+      (d) => d.tipo === tipo && String(d.section_id) === String(this.sectionId),
+    );
+    if (own) this.keep([own]);
+    return own;
   }
 
   /** Takes the component's lock; `{locked: false, message}` when someone else holds it. */
@@ -110,4 +144,27 @@ export class RecordStore {
       return { locked: true };
     }
   }
+}
+
+/** The save RQO of one component (`data.version` only when the field's version is known). */
+export function saveRqo(
+  sectionTipo: string,
+  sectionId: number,
+  tipo: string,
+  model: string,
+  lang: string,
+  changes: ChangeObject[],
+  pageLimit?: number,
+  version?: number,
+) {
+  return {
+    action: 'save',
+    source: { tipo, model, section_tipo: sectionTipo, section_id: sectionId, lang, mode: 'edit' },
+    data: {
+      changed_data: changes,
+      ...(typeof version === 'number' ? { version } : {}),
+      ...(pageLimit ? { pagination: { limit: pageLimit } } : {}),
+    },
+    idempotency_key: crypto.randomUUID(),
+  };
 }
