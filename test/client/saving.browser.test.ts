@@ -100,6 +100,44 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
   }
 
+  let secondUser: { username: string; password: string } | undefined;
+  /** A second user with the Admin profile (a user's own locks never block them). */
+  async function ensureSecondUser() {
+    if (secondUser) return secondUser;
+    await api.login('root', TEST_ROOT_PASSWORD);
+    const user = await api.post({ action: 'create', source: { section_tipo: 'dd128' } });
+    const uid = user.body.data as number;
+    const saves: [string, unknown][] = [
+      ['dd132', { action: 'insert', value: { id: null, lang: 'lg-nolan', value: 'ana' } }],
+      ['dd133', { action: 'insert', value: { id: null, lang: 'lg-nolan', value: 'ana password' } }],
+      ['dd452', { action: 'insert', value: { id: null, lang: 'lg-nolan', value: 'Ana Pérez' } }],
+      ['dd1725', { action: 'set_data', value: [{ section_tipo: 'dd234', section_id: 1 }] }],
+      ['dd131', { action: 'set_data', value: [{ section_tipo: 'dd64', section_id: 1 }] }],
+      ['dd170', { action: 'set_data', value: [{ section_tipo: 'dd153', section_id: 1 }] }],
+    ];
+    for (const [tipo, change] of saves) {
+      const saved = await api.post({
+        action: 'save',
+        source: { section_tipo: 'dd128', section_id: uid, tipo, lang: 'lg-nolan' },
+        data: { changed_data: [change] },
+      });
+      expect(saved.body.ok).toBe(true);
+    }
+    secondUser = { username: 'ana', password: 'ana password' };
+    return secondUser;
+  }
+
+  /** Another person's browser on `hash`, logged in as the second user. */
+  async function otherBrowser(hash: string): Promise<{ ctx: BrowserContext; other: Page }> {
+    const user = await ensureSecondUser();
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const other = await ctx.newPage();
+    await other.goto(`${origin()}/${hash}`);
+    await logIn(other, user.username, user.password);
+    await other.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+    return { ctx, other };
+  }
+
   beforeAll(async () => {
     ensureClientBuilt();
     clearFailureScreenshots();
@@ -193,4 +231,196 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     expect(await storedCode(first)).toBe('FIRST-NEW');
     await expect.poll(() => code(page).inputValue()).toBe('SECOND-OLD');
   }, 60_000);
+
+  /** Read answers with a `version` on Code, and the saves the page sends, for the 409 tests. */
+  async function withVersions(p: Page, version: number) {
+    const saves: { data: { version?: number; changed_data: unknown[] } }[] = [];
+    await p.route('**/json', async (route) => {
+      const body = route.request().postDataJSON?.();
+      if (body?.action === 'read') {
+        const answer = await route.fetch();
+        const json = await answer.json();
+        for (const d of json?.data?.data ?? []) if (d.tipo === 'oh14') d.version = version;
+        await route.fulfill({ response: answer, json });
+        return;
+      }
+      if (body?.action === 'save') saves.push(body);
+      await route.fallback();
+    });
+    return saves;
+  }
+
+  /** The next save of Code is answered 409 record.stale_write, as the server's contract says. */
+  async function answerStaleOnce(p: Page, id: number, theirs: string, currentVersion: number) {
+    const refused: unknown[] = [];
+    const handler = async (route: import('playwright-core').Route) => {
+      const body = route.request().postDataJSON?.();
+      if (body?.action !== 'save' || refused.length > 0) return route.fallback();
+      refused.push(body);
+      await route.fulfill({
+        status: 409,
+        json: {
+          ok: false,
+          request_id: 'test',
+          error: {
+            code: 'record.stale_write',
+            message: 'Ana Pérez (ana) changed this field at 10:02; your change was made on an older value.',
+            retryable: false,
+            details: {
+              section_tipo: 'oh1',
+              section_id: id,
+              tipo: 'oh14',
+              lang: 'lg-nolan',
+              your_version: body.data.version,
+              current_version: currentVersion,
+              changed_by: { user_id: 2, username: 'ana', full_username: 'Ana Pérez' },
+              changed_at: new Date().toISOString(),
+              current_value: {
+                tipo: 'oh14',
+                section_tipo: 'oh1',
+                section_id: id,
+                lang: 'lg-nolan',
+                entries: [{ id: 1, lang: 'lg-nolan', value: theirs }],
+                version: currentVersion,
+              },
+            },
+          },
+        },
+      });
+    };
+    await p.route('**/json', handler);
+    return refused;
+  }
+
+  it('a stale save shows both values; "Keep mine" saves mine over the version the conflict named', async () => {
+    const id = await newInterview('ORIG');
+    await openApp(`#/edit/oh1/${id}`);
+    // The page was opened before the interception: read again with versions.
+    const saves = await withVersions(page, 3);
+    await page.reload();
+    await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+    const refused = await answerStaleOnce(page, id, 'THEIRS', 5);
+    await code(page).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('-MINE');
+    await page.keyboard.press('Tab');
+    const dialog = page.getByRole('alertdialog', { name: 'Code: someone else saved this field' });
+    await dialog.waitFor();
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as { data: { version: number } }).data.version).toBe(3);
+    expect(await dialog.locator('figure.theirs').innerText()).toMatch(
+      /Theirs \(Ana Pérez \(ana\), \d\d:\d\d\)\s+THEIRS/,
+    );
+    expect(await dialog.locator('figure.mine').innerText()).toContain('ORIG-MINE');
+    expect(await storedCode(id)).toBe('ORIG');
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await savedIn(page);
+    expect(saves.at(-1)?.data.version).toBe(5);
+    expect(await storedCode(id)).toBe('ORIG-MINE');
+    await dialog.waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('a stale save: "Take theirs" shows their value and saves nothing', async () => {
+    const id = await newInterview('ORIG');
+    await openApp(`#/edit/oh1/${id}`);
+    const saves = await withVersions(page, 3);
+    await page.reload();
+    await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+    await answerStaleOnce(page, id, 'THEIRS', 4);
+    await code(page).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('-MINE');
+    await page.keyboard.press('Tab');
+    const dialog = page.getByRole('alertdialog', { name: 'Code: someone else saved this field' });
+    await dialog.getByRole('button', { name: 'Take theirs' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await code(page).inputValue()).toBe('THEIRS');
+    expect(saves).toHaveLength(0);
+    expect(await storedCode(id)).toBe('ORIG');
+    // Nothing is left waiting: no banner, no warning on leaving.
+    expect(await page.getByRole('region', { name: /not saved/ }).count()).toBe(0);
+  }, 60_000);
+
+  it('a released lock refreshes the field of whoever waited on it (their value, then editable)', async () => {
+    const id = await newInterview('ORIG');
+    await openApp(`#/edit/oh1/${id}`);
+    const { ctx, other } = await otherBrowser(`#/edit/oh1/${id}`);
+    try {
+      // Root takes the lock on Code and types.
+      await code(page).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type('-ROOT');
+      // Ana focuses the same field: read-only, root's name.
+      await code(other).focus();
+      await field(other, 'component-input-text', 'Code').getByRole('note').waitFor();
+      expect(await code(other).getAttribute('readonly')).not.toBeNull();
+      // Root leaves the field (saved, lock released): Ana's field shows root's value and opens.
+      await page.keyboard.press('Tab');
+      await savedIn(page);
+      await page.getByRole('button', { name: 'History', exact: true }).focus();
+      await expect.poll(() => code(other).inputValue(), { timeout: 15_000 }).toBe('ORIG-ROOT');
+      await field(other, 'component-input-text', 'Code').getByRole('note').waitFor({ state: 'detached' });
+      expect(await code(other).getAttribute('readonly')).toBeNull();
+      await other.keyboard.press('End');
+      await other.keyboard.type('-ANA');
+      await other.keyboard.press('Tab');
+      await savedIn(other);
+      expect(await storedCode(id)).toBe('ORIG-ROOT-ANA');
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
+  /*
+   * RUN AFTER MERGING BRANCH `stale` (per-component versions on the server). Until then read
+   * answers carry no `version` and this test skips itself, saying so.
+   */
+  it('two people, one field: the second save sees the conflict and the first text is kept', async (t) => {
+    const id = await newInterview('ORIG');
+    const probe = await api.post({
+      action: 'read',
+      source: {
+        tipo: 'oh14',
+        model: 'component_input_text',
+        section_tipo: 'oh1',
+        section_id: id,
+        mode: 'edit',
+        lang: 'lg-nolan',
+      },
+    });
+    const item = probe.body.data.data.find((d: { tipo: string }) => d.tipo === 'oh14');
+    if (typeof item?.version !== 'number') {
+      console.warn(
+        '[skip] read answers carry no component `version` (the server of branch `stale` is not merged): the real two-browser stale-write test needs it.',
+      );
+      t.skip();
+      return;
+    }
+    // B's page is loaded (ORIG, its version) before A saves.
+    const { ctx, other } = await otherBrowser(`#/edit/oh1/${id}`);
+    try {
+      await openApp(`#/edit/oh1/${id}`);
+      await code(page).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type('-A');
+      await page.keyboard.press('Tab');
+      await savedIn(page);
+      await page.getByRole('button', { name: 'History', exact: true }).focus();
+      // A's lock is released (A left the field); B edits the same field from the old value.
+      await code(other).click();
+      await other.keyboard.press('End');
+      await other.keyboard.type('-B');
+      await other.keyboard.press('Tab');
+      const dialog = other.getByRole('alertdialog', { name: 'Code: someone else saved this field' });
+      await dialog.waitFor({ timeout: 15_000 });
+      expect(await dialog.locator('figure.theirs').innerText()).toContain('ORIG-A');
+      expect(await dialog.locator('figure.mine').innerText()).toContain('ORIG-B');
+      expect(await storedCode(id)).toBe('ORIG-A');
+      await dialog.getByRole('button', { name: 'Take theirs' }).click();
+      expect(await code(other).inputValue()).toBe('ORIG-A');
+      expect(await storedCode(id)).toBe('ORIG-A');
+    } finally {
+      await ctx.close();
+    }
+  }, 90_000);
 });

@@ -5,7 +5,9 @@
  * logging in the user is where they were.
  */
 import { css, html, LitElement } from 'lit';
+import { setUiLang, t, uiLangOf } from '../api/i18n.js';
 import { ApiError, apiUrlFromPage, RqoClient } from '../api/rqo-client.js';
+import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
 import './dd-login.js';
 import './dd-menu.js';
 import './dd-section-list.js';
@@ -50,6 +52,13 @@ export class DdApp extends LitElement {
       #live { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; }
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
       .menu-toggle { display: none; }
+      .unsaved {
+        display: flex; align-items: center; gap: 0.6rem; flex-wrap: wrap; padding: 0.45rem 1rem;
+        background: #fdecea; color: #7a1c12; border-bottom: 2px solid #c0392b;
+      }
+      .unsaved strong { font-weight: 700; }
+      .unsaved .why { flex: 1 1 16rem; }
+      .unsaved button { background: #fff; color: #7a1c12; border-color: #c0392b; font-weight: 600; }
       @media (max-width: 900px) {
         /* The open menu takes its own height; the screen below it gets the rest. */
         .layout { grid-template-columns: 1fr; grid-template-rows: auto 1fr; align-content: start; }
@@ -67,6 +76,8 @@ export class DdApp extends LitElement {
     messages: { state: true },
     bootError: { state: true },
     menuOpen: { state: true },
+    unsavedCount: { state: true },
+    retrying: { state: true },
   };
   declare state: 'booting' | 'login' | 'ready';
   declare route: Route;
@@ -76,6 +87,9 @@ export class DdApp extends LitElement {
   declare bootError: string;
   /** At narrow widths the menu folds behind a button (it is always open on a wide screen). */
   declare menuOpen: boolean;
+  /** Changes not saved because the server was away (or refused as stale): the banner's count. */
+  declare unsavedCount: number;
+  declare retrying: boolean;
   private session: Session;
   private messageSeq = 0;
 
@@ -88,6 +102,8 @@ export class DdApp extends LitElement {
     this.messages = [];
     this.bootError = '';
     this.menuOpen = false;
+    this.unsavedCount = 0;
+    this.retrying = false;
     const api = new RqoClient(apiUrlFromPage(document));
     api.onSessionLost = () => {
       if (this.state === 'ready') {
@@ -117,13 +133,38 @@ export class DdApp extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHash);
+    window.addEventListener('beforeunload', this.onBeforeUnload);
+    pendingSaves.addEventListener('change', this.onPending);
+    pendingSaves.addEventListener('saved', this.onKeptSaved);
     void this.boot();
   }
 
   override disconnectedCallback() {
     window.removeEventListener('hashchange', this.onHash);
+    window.removeEventListener('beforeunload', this.onBeforeUnload);
+    pendingSaves.removeEventListener('change', this.onPending);
+    pendingSaves.removeEventListener('saved', this.onKeptSaved);
     super.disconnectedCallback();
   }
+
+  /** Leaving the page (reload, close, another address) with work not saved: the browser asks. */
+  private onBeforeUnload = (e: BeforeUnloadEvent) => {
+    if (!pendingSaves.hasUnsaved()) return;
+    e.preventDefault();
+    // Older browsers need returnValue set; the words are the browser's own.
+    e.returnValue = '';
+  };
+
+  private onPending = () => {
+    this.unsavedCount = pendingSaves.count();
+    this.retrying = pendingSaves.retrying;
+  };
+
+  /** A kept change saved by a retry: said once, whatever screen is open. */
+  private onKeptSaved = (e: Event) => {
+    const { entry } = (e as CustomEvent<SavedDetail>).detail;
+    this.announce(t('savedLater', { label: entry.label }), 'info');
+  };
 
   private onHash = () => {
     this.route = parseRoute(window.location.hash);
@@ -176,6 +217,7 @@ export class DdApp extends LitElement {
       );
       this.session.dataLang = globals.dedalo_data_lang ?? 'lg-eng';
       this.session.appLang = globals.dedalo_application_lang ?? 'lg-eng';
+      setUiLang(uiLangOf(this.session.appLang));
       this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
       // Who is logged in: typing kept across a session's end is saved only for the same user.
       this.session.userId = globals.is_logged ? globals.user_id : undefined;
@@ -189,6 +231,9 @@ export class DdApp extends LitElement {
       }
       const tree = answer.data.data.find((d) => d.tipo === 'dd85')?.tree_datalist as MenuNode[] | undefined;
       this.session.menu = tree ?? [];
+      // Changes kept in this tab (server away, a reload) are retried for this user from now on.
+      pendingSaves.connect(this.session.api, () => this.session.userId);
+      this.onPending();
       this.state = 'ready';
     } catch (err) {
       this.bootError = err instanceof ApiError ? err.message : 'The application could not start.';
@@ -243,6 +288,18 @@ export class DdApp extends LitElement {
     }
   }
 
+  /** One line in the app chrome while changes wait for the server: how many, why, Retry. */
+  private renderUnsaved() {
+    if (this.unsavedCount === 0) return '';
+    return html`<div class="unsaved" role="region" aria-label=${t('pendingCount', { n: this.unsavedCount })}>
+      <strong role="status">${t('pendingCount', { n: this.unsavedCount })}</strong>
+      <span class="why">${t('pendingWhy')}</span>
+      <button type="button" ?disabled=${this.retrying} @click=${() => void pendingSaves.retryNow()}>${
+        this.retrying ? t('retrying') : t('retry')
+      }</button>
+    </div>`;
+  }
+
   override render() {
     const live = html`<div id="live" role="status" aria-live="polite">
       ${this.messages.map((m) => html`<p class=${m.kind === 'error' ? 'alert' : 'notice'}>${m.text}</p>`)}
@@ -273,6 +330,7 @@ export class DdApp extends LitElement {
         </label>
         <button @click=${this.logout}>Log out</button>
       </header>
+      ${this.renderUnsaved()}
       <div class="layout">
         <nav aria-label="Sections" class=${this.menuOpen ? 'open' : 'closed'}>
           <button class="menu-toggle" aria-expanded=${this.menuOpen ? 'true' : 'false'} @click=${() => {

@@ -8,6 +8,7 @@ import { css, html, LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
+import { pendingSaves, withKept } from '../components/pending-saves.js';
 import { RecordStore } from '../components/record-store.js';
 import { elementNameOf } from '../components/registry.js';
 import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
@@ -113,7 +114,18 @@ export class DdRecordEdit extends LitElement {
         this.error = `Record ${this.sectionId} does not exist (or is outside your projects).`;
         return;
       }
-      this.store.items = answer.data.data;
+      // Typing kept in this tab and not saved yet (a reload, the server away) goes back into its
+      // field, over the value read; the fields say it is not saved, the app retries it.
+      const kept = pendingSaves.forRecord(this.section, this.sectionId);
+      this.store.items = answer.data.data.map((d) => {
+        const k = kept.find(
+          (e) =>
+            e.tipo === d.tipo &&
+            String(d.section_id) === String(this.sectionId) &&
+            (e.lang === 'lg-nolan' || e.lang === this.lang),
+        );
+        return k ? withKept(d, k) : d;
+      });
       this.result = answer.data;
       await this.saveKeptTyping();
     } catch (err) {

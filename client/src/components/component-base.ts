@@ -5,13 +5,44 @@
  * echo as the new value, and the lock on focus / release on blur.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
-import type { ContextEntry, DataItem, ReadResult } from '../api/read-shapes.js';
+import { momentOf, t } from '../api/i18n.js';
+import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
+import {
+  applyChanges,
+  type FieldKey,
+  isUnreachable,
+  keepable,
+  type PendingSave,
+  pendingKeyOf,
+  pendingSaves,
+  type RefusedDetail,
+  type SavedDetail,
+} from './pending-saves.js';
 import { type ChangeObject, type LockState, lockHolderSentence, type RecordStore } from './record-store.js';
 import { keepUnsaved } from './unsaved-changes.js';
 
-export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
+/**
+ * `pending`: not saved because the server could not be reached (kept and retried);
+ * `conflict`: someone else saved the field since it was read (the person chooses).
+ */
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed' | 'pending' | 'conflict';
+
+/** A save refused as stale (`record.stale_write`): both values, and whose the newer one is. */
+export interface Conflict {
+  mine: ChangeObject[];
+  /** The field's value now, as a read answers it (with its version). */
+  theirs: DataItem | undefined;
+  currentVersion: number | undefined;
+  who: string;
+  when: string;
+}
+
+/** How often a field refused a lock asks again while it keeps the focus. */
+export const LOCK_RETRY_MS = 4_000;
+
+let draftSeq = Date.now();
 
 let idSeq = 0;
 
@@ -33,6 +64,16 @@ export class ComponentBase extends LitElement {
       .locked { color: var(--warn); font-size: 0.9em; }
       .values { display: grid; gap: 0.35rem; }
       input.text { width: min(40rem, 100%); }
+      .status.pending, .status.conflict { color: var(--bad); font-weight: 600; }
+      .conflict { margin: 0.4rem 0; padding: 0.6rem 0.75rem; border: 2px solid var(--bad); border-radius: 6px; background: #fff8f6; max-width: 46rem; }
+      .conflict h3 { margin: 0 0 0.3rem; font-size: 1rem; }
+      .conflict p { margin: 0 0 0.5rem; }
+      .conflict .both { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 0.6rem; margin-bottom: 0.6rem; }
+      .conflict figure { margin: 0; padding: 0.45rem 0.55rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); min-width: 0; }
+      .conflict figcaption { font-weight: 600; font-size: 0.9em; margin-bottom: 0.25rem; }
+      .conflict figcaption .muted { font-weight: 400; }
+      .conflict .value { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12rem; overflow: auto; }
+      .conflict .row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
     `,
   ];
   static override properties = {
@@ -43,6 +84,7 @@ export class ComponentBase extends LitElement {
     status: { state: true },
     message: { state: true },
     lockedBy: { state: true },
+    conflict: { state: true },
   };
   declare context: ContextEntry;
   declare item: DataItem | undefined;
@@ -52,10 +94,15 @@ export class ComponentBase extends LitElement {
   declare status: SaveStatus;
   declare message: string;
   declare lockedBy: string;
+  declare conflict: Conflict | undefined;
   /** A unique id prefix for label/for pairs inside this element. */
   protected readonly uid = `c${++idSeq}`;
   private hasLock = false;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private lockRetry: ReturnType<typeof setInterval> | undefined;
+  private focused = false;
+  /** The store whose kept (not yet saved) value was looked up for this field. */
+  private keptCheckedFor: RecordStore | undefined;
 
   constructor() {
     super();
@@ -63,12 +110,16 @@ export class ComponentBase extends LitElement {
     this.message = '';
     this.lockedBy = '';
     this.data = [];
-    this.addEventListener('focusin', () => void this.takeLock());
+    this.addEventListener('focusin', () => {
+      this.focused = true;
+      void this.takeLock();
+    });
     this.addEventListener('focusout', (e: FocusEvent) => {
       if (
         !this.shadowRoot?.contains(e.relatedTarget as Node | null) &&
         !this.contains(e.relatedTarget as Node | null)
       ) {
+        this.focused = false;
         void this.releaseLock();
       }
     });
@@ -83,6 +134,21 @@ export class ComponentBase extends LitElement {
     return this.context.translatable === true ? this.store.lang : 'lg-nolan';
   }
 
+  /** Where this field's unsaved value is kept (per user, record, component and language). */
+  get fieldKey(): FieldKey {
+    return {
+      userId: this.store.session.userId,
+      sectionTipo: this.store.sectionTipo,
+      sectionId: this.store.sectionId,
+      tipo: this.tipo,
+      lang: this.itemLang,
+    };
+  }
+
+  get label(): string {
+    return String(this.context.label ?? this.tipo);
+  }
+
   get readOnly(): boolean {
     return (this.context.permissions ?? 0) < 2 || this.lockedBy !== '';
   }
@@ -93,7 +159,22 @@ export class ComponentBase extends LitElement {
 
   private async takeLock() {
     if (this.hasLock || (this.context.permissions ?? 0) < 2) return;
+    const wasHeld = this.lockedBy !== '';
     this.applyLockState(await this.store.focus(this.tipo));
+    // Someone else held the field: its value here is what it was before their edit. Show the
+    // value saved now before this person types on it.
+    if (wasHeld && this.hasLock) await this.refreshValue();
+    if (!this.hasLock && this.lockRetry === undefined) {
+      // Ask again while the focus stays here: the field opens (with their value) once released.
+      this.lockRetry = setInterval(() => {
+        if (this.hasLock || !this.focused) {
+          clearInterval(this.lockRetry);
+          this.lockRetry = undefined;
+          return;
+        }
+        void this.takeLock();
+      }, LOCK_RETRY_MS);
+    }
     // A lock lapses 150 s after its last focus: renew it while the field keeps the focus. A
     // renewal refused (the page slept past the expiry and someone else took the field) makes
     // the field read-only with their name.
@@ -111,21 +192,79 @@ export class ComponentBase extends LitElement {
 
   private applyLockState(state: LockState) {
     this.hasLock = state.locked;
-    this.lockedBy = state.locked ? '' : (state.message ?? 'Another user is editing this field.');
+    this.lockedBy = state.locked ? '' : (state.message ?? t('someoneEditing'));
+    if (state.locked) {
+      clearInterval(this.lockRetry);
+      this.lockRetry = undefined;
+    }
+  }
+
+  /** Reads this field's value (and version) afresh, unless this person has unsaved work in it. */
+  protected async refreshValue() {
+    if (this.status === 'pending' || this.status === 'conflict' || pendingSaves.get(this.fieldKey)) return;
+    try {
+      const fresh = await this.store.readComponent(this.tipo, this.context.model, this.itemLang);
+      if (fresh && JSON.stringify(fresh.entries) !== JSON.stringify(this.item?.entries ?? [])) {
+        this.item = fresh;
+        await this.resetInputs();
+        this.store.session.announce(t('refreshed', { label: this.label }));
+      } else if (fresh) this.item = fresh;
+    } catch {
+      // Unreadable now: the save's version check still stops an overwrite.
+    }
   }
 
   private async releaseLock() {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
+    clearInterval(this.lockRetry);
+    this.lockRetry = undefined;
     if (!this.hasLock) return;
     this.hasLock = false;
     await this.store.blur(this.tipo);
   }
 
+  override connectedCallback() {
+    super.connectedCallback();
+    pendingSaves.addEventListener('saved', this.onKeptSaved);
+    pendingSaves.addEventListener('refused', this.onKeptRefused);
+  }
+
   override disconnectedCallback() {
+    pendingSaves.removeEventListener('saved', this.onKeptSaved);
+    pendingSaves.removeEventListener('refused', this.onKeptRefused);
     void this.releaseLock();
     super.disconnectedCallback();
   }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    super.willUpdate(changed);
+    // A value typed here before a reload (or while the server was away) and not saved yet: the
+    // record screen put it in the field; say that it is not saved.
+    if (this.store && this.context && this.store !== this.keptCheckedFor) {
+      this.keptCheckedFor = this.store;
+      const kept = pendingSaves.get(this.fieldKey);
+      if (kept) {
+        this.status = 'pending';
+        this.message = t('restoredField');
+      }
+    }
+  }
+
+  /** The app's retry saved this field's kept value: show the echo. */
+  private onKeptSaved = (e: Event) => {
+    const { key, echo } = (e as CustomEvent<SavedDetail>).detail;
+    if (!this.store || key !== pendingKeyOf(this.fieldKey)) return;
+    this.applyEcho(echo);
+    this.status = 'saved';
+    this.message = '';
+  };
+
+  private onKeptRefused = (e: Event) => {
+    const { key, error, entry } = (e as CustomEvent<RefusedDetail>).detail;
+    if (!this.store || key !== pendingKeyOf(this.fieldKey)) return;
+    this.showRefusal(error, entry.changes);
+  };
 
   private saveQueue: Promise<unknown> = Promise.resolve();
 
@@ -141,48 +280,156 @@ export class ComponentBase extends LitElement {
     return run;
   }
 
-  /** Saves and takes the echo; answers false (with the message shown) when refused. */
-  protected async save(changes: ChangeObject[]): Promise<boolean> {
+  /** Subclasses whose inputs keep typed text put the item's values back in them. */
+  protected async resetInputs(): Promise<void> {}
+
+  /** Keeps what is being typed (not saved yet) so that a reload or a closed tab does not lose it. */
+  protected keepDraft(changes: ChangeObject[]) {
+    if (!keepable(this.context.model, changes)) return;
+    pendingSaves.put(this.pendingEntry(changes, 'draft'));
+  }
+
+  /** Typing went back to the saved value: nothing is kept for the field. */
+  protected dropDraft() {
+    const kept = pendingSaves.get(this.fieldKey);
+    if (kept?.state === 'draft') pendingSaves.remove(this.fieldKey);
+  }
+
+  private pendingEntry(changes: ChangeObject[], state: PendingSave['state'], version?: number): PendingSave {
+    return {
+      ...this.fieldKey,
+      model: this.context.model,
+      label: this.label,
+      changes,
+      version: version ?? (this.item?.version as number | undefined),
+      pageLimit: this.item?.pagination?.limit,
+      idempotencyKey: crypto.randomUUID(),
+      state,
+      seq: ++draftSeq,
+    };
+  }
+
+  /**
+   * Saves and takes the echo; answers false (with the message shown) when refused. The version
+   * sent is the one the value was read (or last saved) with, or `version` (Keep mine: the
+   * version the conflict named).
+   */
+  protected async save(changes: ChangeObject[], version?: number): Promise<boolean> {
     this.status = 'saving';
     this.message = '';
+    this.conflict = undefined;
+    const entry = this.pendingEntry(changes, 'pending', version);
     try {
-      const echo: ReadResult = await this.store.save(
-        this.tipo,
-        this.context.model,
-        this.itemLang,
-        changes,
-        this.item?.pagination?.limit,
-      );
+      const echo: ReadResult = keepable(entry.model, changes)
+        ? await pendingSaves.send(entry)
+        : await this.store.save(
+            this.tipo,
+            this.context.model,
+            this.itemLang,
+            changes,
+            entry.pageLimit,
+            entry.version,
+          );
+      this.store.keep(echo.data ?? []);
       this.applyEcho(echo);
       this.status = 'saved';
       return true;
     } catch (err) {
-      this.status = 'failed';
-      this.message = err instanceof ApiError ? err.message : 'The value could not be saved.';
-      if (err instanceof ApiError && err.code === 'record.in_use')
-        this.applyLockState({ locked: false, message: lockHolderSentence(err) });
-      if (err instanceof ApiError && err.code === 'auth.not_logged') {
-        // The session ended while typing: keep the change to save it after the next login.
-        keepUnsaved({
-          sectionTipo: this.store.sectionTipo,
-          sectionId: this.store.sectionId,
-          tipo: this.tipo,
-          model: this.context.model,
-          lang: this.itemLang,
-          label: String(this.context.label ?? this.tipo),
-          userId: this.store.session.userId,
-          changes,
-        });
-        this.message = `${this.message} What you typed is kept and saved when you log in again.`;
-        // The login replaces the record on screen: the app's message area (shown beside the
-        // login form) says it there too.
-        this.store.session.announce(
-          `${String(this.context.label ?? this.tipo)}: what you typed is kept and will be saved when you log in again.`,
-        );
-      }
-      this.requestUpdate();
+      this.showRefusal(err, changes);
       return false;
     }
+  }
+
+  /** Shows why a save was refused (or did not reach the server) in the field. */
+  private showRefusal(err: unknown, changes: ChangeObject[]) {
+    if (isUnreachable(err) && keepable(this.context.model, changes)) {
+      this.status = 'pending';
+      this.message = t('pendingField');
+      return;
+    }
+    if (err instanceof ApiError && err.code === 'record.stale_write') {
+      this.status = 'conflict';
+      this.message = '';
+      this.conflict = conflictOf(err, changes);
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>('.conflict')?.focus({ preventScroll: false }),
+      );
+      return;
+    }
+    this.status = 'failed';
+    this.message = err instanceof ApiError ? err.message : t('couldNotSave');
+    if (err instanceof ApiError && err.code === 'record.in_use')
+      this.applyLockState({ locked: false, message: lockHolderSentence(err) });
+    if (err instanceof ApiError && err.code === 'auth.not_logged') {
+      // The session ended while typing: keep the change to save it after the next login.
+      keepUnsaved({
+        sectionTipo: this.store.sectionTipo,
+        sectionId: this.store.sectionId,
+        tipo: this.tipo,
+        model: this.context.model,
+        lang: this.itemLang,
+        label: this.label,
+        userId: this.store.session.userId,
+        changes,
+      });
+      this.message = `${this.message} What you typed is kept and saved when you log in again.`;
+      // The login replaces the record on screen: the app's message area (shown beside the
+      // login form) says it there too.
+      this.store.session.announce(
+        `${this.label}: what you typed is kept and will be saved when you log in again.`,
+      );
+    }
+    this.requestUpdate();
+  }
+
+  /** Keep mine: my value saved again, over the version the conflict named. */
+  private async keepMine() {
+    const c = this.conflict;
+    if (!c) return;
+    await this.save(c.mine, c.currentVersion);
+  }
+
+  /** Take theirs: the field shows the other value (and its version); nothing is saved. */
+  private takeTheirs() {
+    const c = this.conflict;
+    if (!c) return;
+    if (c.theirs) {
+      this.item = c.theirs;
+      this.store.keep([c.theirs]);
+    }
+    pendingSaves.remove(this.fieldKey);
+    this.conflict = undefined;
+    void this.resetInputs();
+    this.status = 'idle';
+    this.message = '';
+    this.store.session.announce(t('tookTheirs', { label: this.label }));
+  }
+
+  /** The conflict: both values side by side, whose and when the newer one is, and the choice. */
+  protected renderConflict(): TemplateResult | string {
+    const c = this.conflict;
+    if (!c) return '';
+    const mine = itemText({
+      ...(this.item ?? { tipo: this.tipo, section_tipo: this.store.sectionTipo }),
+      entries: applyChanges(this.item?.entries ?? [], c.mine),
+    });
+    const theirs = itemText(c.theirs);
+    const empty = html`<span class="muted">${t('empty')}</span>`;
+    return html`<div class="conflict" role="alertdialog" tabindex="-1" aria-modal="false"
+        aria-labelledby="${this.uid}-conflict-title" aria-describedby="${this.uid}-conflict-body">
+      <h3 id="${this.uid}-conflict-title">${t('conflictTitle', { label: this.label })}</h3>
+      <p id="${this.uid}-conflict-body">${t('conflictBody', { who: c.who, when: c.when })}</p>
+      <div class="both">
+        <figure class="theirs"><figcaption>${t('theirs')} <span class="muted">(${t('theirsBy', { who: c.who, when: c.when })})</span></figcaption>
+          <div class="value">${theirs || empty}</div></figure>
+        <figure class="mine"><figcaption>${t('mine')} <span class="muted">(${t('mineWhat')})</span></figcaption>
+          <div class="value">${mine || empty}</div></figure>
+      </div>
+      <div class="row">
+        <button type="button" class="primary" @click=${this.keepMine}>${t('keepMine')}</button>
+        <button type="button" @click=${this.takeTheirs}>${t('takeTheirs')}</button>
+      </div>
+    </div>`;
   }
 
   protected applyEcho(echo: ReadResult) {
@@ -203,12 +450,14 @@ export class ComponentBase extends LitElement {
   protected renderStatus(): TemplateResult {
     const text =
       this.status === 'saving'
-        ? 'Saving…'
+        ? t('saving')
         : this.status === 'saved'
-          ? 'Saved'
+          ? t('saved')
           : this.status === 'failed'
-            ? `Not saved: ${this.message}`
-            : '';
+            ? t('notSaved', { message: this.message })
+            : this.status === 'pending'
+              ? this.message
+              : '';
     return html`<span class="status ${this.status}" role="status" aria-live="polite">${text}</span>`;
   }
 
@@ -221,6 +470,31 @@ export class ComponentBase extends LitElement {
         ${this.renderStatus()}
       </div>
       ${this.lockedBy ? html`<p class="locked" role="note">${this.lockedBy}</p>` : ''}
+      ${this.renderConflict()}
       ${body}`;
   }
+}
+
+/** The conflict from a `record.stale_write` refusal's details (who changed it, when, to what). */
+export function conflictOf(err: ApiError, mine: ChangeObject[]): Conflict {
+  const d = (err.details ?? {}) as {
+    current_version?: number;
+    changed_by?: { user_id?: number; username?: string | null; full_username?: string | null };
+    changed_at?: string;
+    current_value?: DataItem;
+  };
+  const by = d.changed_by;
+  const who = by?.full_username
+    ? `${by.full_username}${by.username ? ` (${by.username})` : ''}`
+    : (by?.username ?? (by?.user_id !== undefined ? `#${by.user_id}` : t('someone')));
+  return {
+    mine,
+    theirs: d.current_value,
+    currentVersion:
+      typeof d.current_version === 'number'
+        ? d.current_version
+        : (d.current_value?.version as number | undefined),
+    who,
+    when: momentOf(d.changed_at),
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { html } from 'lit';
 import { ComponentBase } from './component-base.js';
+import type { ChangeObject } from './record-store.js';
 
 interface TextItem {
   id: number;
@@ -21,24 +22,40 @@ export class ComponentInputText extends ComponentBase {
     this.adding = false;
   }
 
-  /** Typing makes the last "Saved" stale: the indicator speaks again when this change is saved. */
-  private editing = () => {
+  /** The change list that makes `entry` (undefined: a new value) hold `value`; none when equal. */
+  private changesFor(entry: TextItem | undefined, value: string): ChangeObject[] | undefined {
+    if (entry) {
+      if (value === entry.value) return undefined;
+      return value.trim() === ''
+        ? [{ action: 'remove', id: entry.id, value: null }]
+        : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }];
+    }
+    if (value.trim() === '') return undefined;
+    return [{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }];
+  }
+
+  /**
+   * Typing makes the last "Saved" stale: the indicator speaks again when this change is saved.
+   * What is typed is kept in the tab until it is saved (a reload or a closed tab keeps it).
+   */
+  private editing(entry: TextItem | undefined, input: HTMLInputElement) {
     if (this.status === 'saved') this.status = 'idle';
-  };
+    const changes = this.changesFor(entry, input.value);
+    if (changes) this.keepDraft(changes);
+    else this.dropDraft();
+  }
 
   private async changed(entry: TextItem | undefined, input: HTMLInputElement) {
     const value = input.value;
     if (entry) {
-      if (value === entry.value) {
+      const changes = this.changesFor(entry, value);
+      if (!changes) {
         // Back to the stored value (after a refusal, say): nothing to save, nothing pending.
         if (this.status === 'failed') this.status = 'idle';
+        this.dropDraft();
         return;
       }
-      await this.save(
-        value.trim() === ''
-          ? [{ action: 'remove', id: entry.id, value: null }]
-          : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
-      );
+      await this.save(changes);
     } else {
       if (value.trim() === '') return;
       if (
@@ -48,6 +65,15 @@ export class ComponentInputText extends ComponentBase {
         this.adding = false;
       }
     }
+  }
+
+  /** The inputs show the item's values again (what someone else saved replaces the typing). */
+  protected override async resetInputs() {
+    await this.updateComplete;
+    const items = this.entries as TextItem[];
+    this.renderRoot.querySelectorAll<HTMLInputElement>('input.text').forEach((input, i) => {
+      input.value = items[i]?.value ?? '';
+    });
   }
 
   override render() {
@@ -62,14 +88,14 @@ export class ComponentInputText extends ComponentBase {
             i,
           ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${entry.value ?? ''}
             aria-label=${i === 0 ? (this.context.label as string) : `${this.context.label} ${i + 1}`}
-            ?readonly=${this.readOnly} @input=${this.editing} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
+            ?readonly=${this.readOnly} @input=${(e: Event) => this.editing(entry, e.target as HTMLInputElement)} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
         )}
         ${
           // An empty field stays visible (read-only when locked or not writable).
           (showBlank && !this.readOnly) || items.length === 0
             ? html`<input class="text" id="${this.uid}-${items.length}" type=${this.inputType}
               aria-label=${items.length === 0 ? (this.context.label as string) : `${this.context.label}: new value`}
-              ?readonly=${this.readOnly} @input=${this.editing} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
+              ?readonly=${this.readOnly} @input=${(e: Event) => this.editing(undefined, e.target as HTMLInputElement)} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
             : ''
         }
         ${

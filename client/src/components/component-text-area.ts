@@ -28,6 +28,14 @@ export class ComponentTextArea extends ComponentBase {
     });
   }
 
+  protected override async resetInputs() {
+    await this.updateComplete;
+    const editor = this.renderRoot.querySelector('dd-transcription-editor') as
+      | (HTMLElement & { value: string })
+      | null;
+    if (editor) editor.value = (this.entries as TextItem[])[0]?.value ?? '';
+  }
+
   override render() {
     const entry = (this.entries as TextItem[])[0];
     return this.frame(
