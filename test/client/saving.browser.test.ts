@@ -14,6 +14,7 @@ import {
   launchChromium,
   screenshot,
 } from '../helpers/client-browser.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
   startTestWorkServer,
@@ -423,4 +424,119 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       await ctx.close();
     }
   }, 90_000);
+
+  describe('the server away', () => {
+    let proxy: TcpProxy;
+    /** The app through a TCP proxy that the test closes (server away) and opens again. */
+    async function openThroughProxy(hash: string) {
+      const target = new URL(s.server.url);
+      proxy = new TcpProxy(target.hostname, Number(target.port));
+      await proxy.open();
+      await context?.close();
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      page.on('pageerror', (err) => {
+        throw err;
+      });
+      await page.goto(`http://127.0.0.1:${proxy.port}/${hash}`);
+      await logIn(page);
+      await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+    }
+    const banner = () => page.getByRole('region', { name: /changes? not saved$/ });
+    const kept = () =>
+      page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('dd-pending:')).length);
+
+    afterEach(async () => {
+      await proxy?.close();
+    });
+
+    it('a save that cannot reach the server is kept, announced once, and saved on its own when it is back', async () => {
+      const id = await newInterview('ORIG');
+      await openThroughProxy(`#/edit/oh1/${id}`);
+      await proxy.close();
+      await code(page).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type('-AWAY');
+      await page.keyboard.press('Tab');
+      await field(page, 'component-input-text', 'Code')
+        .getByRole('status')
+        .getByText(/^Not saved yet: the server cannot be reached/)
+        .waitFor();
+      await banner().getByText('1 change not saved').waitFor();
+      await banner().getByRole('button', { name: 'Retry' }).waitFor();
+      expect(await kept()).toBe(1);
+      expect(await storedCode(id)).toBe('ORIG');
+      // Retry while still away: still kept, still one change.
+      await banner().getByRole('button', { name: 'Retry' }).click();
+      await banner().getByRole('button', { name: 'Retry' }).waitFor();
+      expect(await kept()).toBe(1);
+      // The server answers again: saved without anyone clicking (the back-off's next attempt).
+      await proxy.open();
+      await savedIn(page);
+      await banner().waitFor({ state: 'detached' });
+      expect(await storedCode(id)).toBe('ORIG-AWAY');
+      expect(await kept()).toBe(0);
+    }, 60_000);
+
+    it('typing kept in the tab survives a reload: back in its field, marked not saved, then saved', async () => {
+      const id = await newInterview('ORIG');
+      await openThroughProxy(`#/edit/oh1/${id}`);
+      // Typing, the field not left yet: leaving the page asks first.
+      await code(page).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type('-DRAFT');
+      const asked: string[] = [];
+      page.once('dialog', (d) => {
+        asked.push(d.type());
+        void d.accept();
+      });
+      // Saves do not get through after the reload (the server answers pages, not saves).
+      await page.route('**/json', (route) =>
+        route.request().postDataJSON?.()?.action === 'save'
+          ? route.abort('connectionrefused')
+          : route.fallback(),
+      );
+      await page.reload();
+      expect(asked).toEqual(['beforeunload']);
+      await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+      expect(await code(page).inputValue()).toBe('ORIG-DRAFT');
+      await field(page, 'component-input-text', 'Code')
+        .getByRole('status')
+        .getByText(/^Not saved yet/)
+        .waitFor();
+      await banner().getByText('1 change not saved').waitFor();
+      expect(await storedCode(id)).toBe('ORIG');
+      // Saves get through again: Retry saves it.
+      await page.unroute('**/json');
+      await banner().getByRole('button', { name: 'Retry' }).click();
+      await banner().waitFor({ state: 'detached' });
+      await expect.poll(() => storedCode(id)).toBe('ORIG-DRAFT');
+      await field(page, 'component-input-text', 'Code').getByRole('status').getByText('Saved').waitFor();
+      // Nothing left: leaving asks nothing.
+      page.once('dialog', (d) => {
+        asked.push(d.type());
+        void d.accept();
+      });
+      await page.reload();
+      await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+      expect(asked).toEqual(['beforeunload']);
+      expect(await code(page).inputValue()).toBe('ORIG-DRAFT');
+    }, 60_000);
+
+    it('closing a tab with typing not saved asks first', async () => {
+      const id = await newInterview('ORIG');
+      await openThroughProxy(`#/edit/oh1/${id}`);
+      await code(page).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type('-X');
+      const asked: string[] = [];
+      page.once('dialog', (d) => {
+        asked.push(d.type());
+        void d.dismiss();
+      });
+      await page.close({ runBeforeUnload: true });
+      await expect.poll(() => asked).toEqual(['beforeunload']);
+      expect(page.isClosed()).toBe(false);
+    }, 60_000);
+  });
 });
