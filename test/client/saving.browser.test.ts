@@ -539,4 +539,51 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       expect(page.isClosed()).toBe(false);
     }, 60_000);
   });
+
+  describe('the transcription editor keeps every keystroke', () => {
+    const abstract = () => field(page, 'component-text-area', 'Abstract');
+    const box = () => abstract().getByRole('textbox', { name: 'Abstract' });
+
+    /** The stored Abstract (oh23, English) of an interview. */
+    async function storedAbstract(id: number): Promise<string | undefined> {
+      const answer = await api.post({
+        action: 'read',
+        source: {
+          tipo: 'oh23',
+          model: 'component_text_area',
+          section_tipo: 'oh1',
+          section_id: id,
+          mode: 'edit',
+          lang: 'lg-eng',
+        },
+      });
+      const item = (answer.body.data?.data ?? []).find((d: { tipo: string }) => d.tipo === 'oh23');
+      return item?.entries?.[0]?.value;
+    }
+
+    async function insertTimecode(tc: string) {
+      await abstract().getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill(tc);
+      await abstract().getByRole('button', { name: 'Insert timecode' }).click();
+    }
+
+    async function clickBlankAfterText() {
+      const b = await box().boundingBox();
+      await page.mouse.click(b!.x + b!.width - 12, b!.y + b!.height - 12);
+    }
+
+    it('typing after a chip, in the blank area of the box, is saved; the next timecode is not nested', async () => {
+      const id = await newInterview();
+      await openApp(`#/edit/oh1/${id}`);
+      await box().click();
+      await page.keyboard.type('At the mill ');
+      await insertTimecode('0:05');
+      await clickBlankAfterText();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('later');
+      await insertTimecode('0:10');
+      await page.getByRole('button', { name: 'History', exact: true }).focus();
+      const want = 'At the mill [TC_00:00:05.000_TC]later[TC_00:00:10.000_TC]';
+      await expect.poll(() => storedAbstract(id), { timeout: 15_000 }).toBe(want);
+    }, 60_000);
+  });
 });

@@ -3,7 +3,14 @@
  * [index-...], [page-...], ...) is an atomic chip that can be moved past, deleted as one piece,
  * or inserted at the caret (timecode, page) — never broken into half a tag by a keystroke. The
  * value written back is the text with each chip's tag verbatim. Fires `change` (detail: the new
- * value) when the field loses focus with a different value.
+ * value) when the field loses focus with a different value, and `draft` (detail: the text) a
+ * moment after typing stops.
+ *
+ * The caret never stays inside a chip: a chip is not editable, and the browser drops (or hides
+ * in the chip) what is typed there — a click in the blank area after a last chip, or Ctrl+End,
+ * can leave it there. Typing, Enter and Backspace with the caret in a chip or between elements
+ * are done here (text goes into a text node beside the chip), and a tag is inserted beside a
+ * chip, never inside it.
  */
 import { css, html, LitElement } from 'lit';
 import { baseStyles } from '../app/styles.js';
@@ -69,6 +76,7 @@ export class DdTranscriptionEditor extends LitElement {
   declare readonly: boolean;
   private lastRange: Range | undefined;
   private rendered: string | undefined;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -123,12 +131,164 @@ export class DdTranscriptionEditor extends LitElement {
     if (this.rendered !== this.value) this.fill();
   }
 
-  private remember() {
+  private selection(): Selection | null {
     const root = this.renderRoot as ShadowRoot & { getSelection?: () => Selection | null };
-    const sel = root.getSelection?.() ?? document.getSelection();
-    if (sel && sel.rangeCount > 0 && this.surface.contains(sel.getRangeAt(0).startContainer)) {
-      this.lastRange = sel.getRangeAt(0).cloneRange();
+    return root.getSelection?.() ?? document.getSelection();
+  }
+
+  /** The chip `node` is in (its text, or the chip itself), if any. */
+  private chipAround(node: Node | null): HTMLElement | null {
+    const el = node instanceof HTMLElement ? node : (node?.parentElement ?? null);
+    const chip = el?.closest<HTMLElement>('[data-raw]') ?? null;
+    return chip && this.surface.contains(chip) ? chip : null;
+  }
+
+  /** The range with both ends out of chips: a caret in a chip goes after it, a selection spans it. */
+  private outOfChips(range: Range): Range {
+    const r = range.cloneRange();
+    const startChip = this.chipAround(r.startContainer);
+    const endChip = this.chipAround(r.endContainer);
+    if (r.collapsed && startChip) {
+      r.setStartAfter(startChip);
+      r.collapse(true);
+      return r;
     }
+    if (startChip) r.setStartBefore(startChip);
+    if (endChip) r.setEndAfter(endChip);
+    return r;
+  }
+
+  private remember() {
+    const sel = this.selection();
+    if (sel && sel.rangeCount > 0 && this.surface.contains(sel.getRangeAt(0).startContainer)) {
+      this.lastRange = this.outOfChips(sel.getRangeAt(0));
+    }
+  }
+
+  private placeCaret(node: Node, offset: number) {
+    const r = document.createRange();
+    r.setStart(node, offset);
+    r.collapse(true);
+    const sel = this.selection();
+    sel?.removeAllRanges();
+    sel?.addRange(r);
+    this.lastRange = r.cloneRange();
+  }
+
+  /** Puts `text` at the range (out of chips, its selection removed) in a text node; caret after it. */
+  private insertText(range: Range, text: string) {
+    const r = this.outOfChips(range);
+    if (!r.collapsed) r.deleteContents();
+    const node = r.startContainer;
+    const offset = r.startOffset;
+    if (node.nodeType === Node.TEXT_NODE && !this.chipAround(node)) {
+      (node as Text).insertData(offset, text);
+      this.placeCaret(node, offset + text.length);
+      return;
+    }
+    const before = node.childNodes[offset - 1];
+    const after = node.childNodes[offset];
+    if (before?.nodeType === Node.TEXT_NODE) {
+      const t = before as Text;
+      const at = t.length;
+      t.appendData(text);
+      this.placeCaret(t, at + text.length);
+    } else if (after?.nodeType === Node.TEXT_NODE) {
+      (after as Text).insertData(0, text);
+      this.placeCaret(after, text.length);
+    } else {
+      const t = document.createTextNode(text);
+      node.insertBefore(t, after ?? null);
+      this.placeCaret(t, text.length);
+    }
+  }
+
+  /**
+   * Typing where the browser would lose it (in a chip, or at a position between elements, as
+   * after a last chip) is done here; everywhere else the browser edits the text itself.
+   */
+  private onBeforeInput = (e: InputEvent) => {
+    if (this.readonly || e.isComposing) return;
+    const sel = this.selection();
+    if (!sel || sel.rangeCount === 0) return;
+    const range = sel.getRangeAt(0);
+    if (!this.surface.contains(range.startContainer)) return;
+    const startChip = this.chipAround(range.startContainer);
+    const inChip = startChip !== null || this.chipAround(range.endContainer) !== null;
+    const betweenElements = range.startContainer.nodeType !== Node.TEXT_NODE;
+    const type = e.inputType;
+    if (type === 'insertText' || type === 'insertReplacementText') {
+      const text = e.data ?? e.dataTransfer?.getData('text/plain') ?? '';
+      if (!inChip && !betweenElements) return;
+      e.preventDefault();
+      if (text) this.insertText(range, text);
+    } else if (type === 'insertParagraph' || type === 'insertLineBreak') {
+      if (!inChip) return;
+      e.preventDefault();
+      this.insertText(range, '\n');
+    } else if (inChip) {
+      // Deleting with the caret in a chip: the chip goes whole (Backspace), or nothing happens.
+      e.preventDefault();
+      if (type === 'deleteContentBackward' && range.collapsed && startChip) {
+        const parent = startChip.parentNode!;
+        const at = Array.prototype.indexOf.call(parent.childNodes, startChip) as number;
+        startChip.remove();
+        this.placeCaret(parent, at);
+      } else {
+        const r = this.outOfChips(range);
+        if (!r.collapsed && type.startsWith('delete')) r.deleteContents();
+        this.placeCaret(r.startContainer, r.startOffset);
+      }
+    } else return;
+    this.typed();
+  };
+
+  /**
+   * With the caret in a chip (the browser puts it there after a click in the blank area behind
+   * a last chip, or Ctrl+End) the browser sends no input at all: keys that type are done here.
+   */
+  private onKeyDown = (e: KeyboardEvent) => {
+    if (this.readonly || e.isComposing) return;
+    const sel = this.selection();
+    if (!sel || sel.rangeCount === 0) return;
+    const range = sel.getRangeAt(0);
+    if (!this.surface.contains(range.startContainer)) return;
+    const startChip = this.chipAround(range.startContainer);
+    const inChip = startChip !== null || this.chipAround(range.endContainer) !== null;
+    const betweenElements = range.startContainer.nodeType !== Node.TEXT_NODE;
+    if (!inChip && !betweenElements) return;
+    const printable = e.key.length === 1 && !e.ctrlKey && !e.metaKey;
+    if (printable) {
+      e.preventDefault();
+      this.insertText(range, e.key);
+    } else if (e.key === 'Enter' && inChip) {
+      e.preventDefault();
+      this.insertText(range, '\n');
+    } else if ((e.key === 'Backspace' || e.key === 'Delete') && inChip) {
+      e.preventDefault();
+      if (e.key === 'Backspace' && range.collapsed && startChip) {
+        const parent = startChip.parentNode!;
+        const at = Array.prototype.indexOf.call(parent.childNodes, startChip) as number;
+        startChip.remove();
+        this.placeCaret(parent, at);
+      } else {
+        const r = this.outOfChips(range);
+        if (!r.collapsed) r.deleteContents();
+        this.placeCaret(r.startContainer, r.startOffset);
+      }
+    } else return;
+    this.typed();
+  };
+
+  /** After any edit: remember the caret, and say (a moment later) what the text is now. */
+  private typed() {
+    this.remember();
+    clearTimeout(this.draftTimer);
+    this.draftTimer = setTimeout(() => {
+      this.dispatchEvent(
+        new CustomEvent('draft', { detail: this.currentValue, bubbles: true, composed: true }),
+      );
+    }, 300);
   }
 
   /** Inserts a tag chip at the caret (or at the end when the caret was never in the text). */
@@ -136,15 +296,25 @@ export class DdTranscriptionEditor extends LitElement {
     const seg = segmentsOf(raw)[0];
     if (seg?.kind !== 'tag') return;
     const chip = this.chip(raw, seg.label, seg.tag.kind);
-    const range = this.lastRange;
+    const sel = this.selection();
+    const live = sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : undefined;
+    const range =
+      live && this.surface.contains(live.startContainer)
+        ? this.outOfChips(live)
+        : this.lastRange && this.surface.contains(this.lastRange.startContainer)
+          ? this.outOfChips(this.lastRange)
+          : undefined;
     if (range) {
       range.deleteContents();
       range.insertNode(chip);
-      range.setStartAfter(chip);
-      range.collapse(true);
     } else {
       this.surface.append(chip);
     }
+    // The caret after the new chip (the next tag or typing goes after it).
+    const after = document.createRange();
+    after.setStartAfter(chip);
+    after.collapse(true);
+    this.lastRange = after;
     this.emitIfChanged();
   }
 
@@ -177,8 +347,8 @@ export class DdTranscriptionEditor extends LitElement {
   override render() {
     return html`<div class="surface" role="textbox" aria-multiline="true" aria-label=${this.label}
         aria-readonly=${this.readonly ? 'true' : 'false'} contenteditable=${this.readonly ? 'false' : 'true'}
-        spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.remember}
-        @blur=${this.emitIfChanged}></div>
+        spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.typed}
+        @keydown=${this.onKeyDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
       ${
         this.readonly
           ? ''
