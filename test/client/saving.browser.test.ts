@@ -5,6 +5,7 @@
  * shows both values (mine / theirs), a released lock refreshes the field, and typing kept while
  * the server is away is retried, restored after a reload and announced in the app chrome.
  */
+import fc from 'fast-check';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -585,5 +586,152 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       const want = 'At the mill [TC_00:00:05.000_TC]later[TC_00:00:10.000_TC]';
       await expect.poll(() => storedAbstract(id), { timeout: 15_000 }).toBe(want);
     }, 60_000);
+
+    type Action =
+      | { kind: 'text'; text: string; fx: number; fy: number }
+      | { kind: 'tc'; fx: number; fy: number }
+      | { kind: 'click'; fx: number; fy: number }
+      | { kind: 'key'; key: string; fx: number; fy: number }
+      | { kind: 'backspace'; fx: number; fy: number };
+    const frac = fc.double({ min: 0.02, max: 0.98, noNaN: true });
+    const action: fc.Arbitrary<Action> = fc.oneof(
+      fc.record({
+        kind: fc.constant('text' as const),
+        text: fc.stringMatching(/^[a-z ]{1,5}$/),
+        fx: frac,
+        fy: frac,
+      }),
+      fc.record({ kind: fc.constant('tc' as const), fx: frac, fy: frac }),
+      fc.record({ kind: fc.constant('click' as const), fx: frac, fy: frac }),
+      fc.record({
+        kind: fc.constant('key' as const),
+        key: fc.constantFrom('Control+End', 'Control+Home', 'ArrowLeft', 'ArrowRight', 'Home', 'End'),
+        fx: frac,
+        fy: frac,
+      }),
+      fc.record({ kind: fc.constant('backspace' as const), fx: frac, fy: frac }),
+    );
+
+    /** The editor's text and the caret as an offset in it (a caret in a chip counts as after it). */
+    const editorState = () =>
+      box().evaluate((surface) => {
+        const ser = (root: Node): string => {
+          let out = '';
+          const walk = (n: Node) => {
+            if (n.nodeType === Node.TEXT_NODE) out += n.nodeValue ?? '';
+            else if (n instanceof HTMLElement && n.dataset.raw !== undefined) out += n.dataset.raw;
+            else if (n instanceof HTMLElement && n.tagName === 'BR') out += n.nextSibling ? '\n' : '';
+            else n.childNodes.forEach(walk);
+          };
+          root.childNodes.forEach(walk);
+          return out;
+        };
+        const root = surface.getRootNode() as ShadowRoot & { getSelection(): Selection };
+        const sel = root.getSelection();
+        const upTo = (node: Node, offset: number) => {
+          const r = document.createRange();
+          r.setStart(surface, 0);
+          r.setEnd(node, offset);
+          return ser(r.cloneContents());
+        };
+        const range = sel.rangeCount > 0 ? sel.getRangeAt(0) : undefined;
+        const inside = range !== undefined && surface.contains(range.startContainer);
+        return {
+          // What the editor will save (its own reading of the surface).
+          text: (root.host as HTMLElement & { currentValue: string }).currentValue,
+          start: inside ? upTo(range.startContainer, range.startOffset) : undefined,
+          end: inside ? upTo(range.endContainer, range.endOffset) : undefined,
+          focused: root.activeElement === surface,
+        };
+      }) as Promise<{ text: string; start?: string; end?: string; focused: boolean }>;
+
+    it('property: over random edit sequences, what was typed is what the server stores', async () => {
+      await openApp(`#/edit/oh1/${await newInterview()}`);
+      const starts = ['', 'Hola que tal', 'Antes [TC_00:00:01.000_TC]', '[TC_00:00:02.000_TC] luego'];
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...starts),
+          fc.array(action, { minLength: 1, maxLength: 10 }),
+          async (start, actions) => {
+            const id = await newInterview();
+            if (start) {
+              const saved = await api.post({
+                action: 'save',
+                source: { section_tipo: 'oh1', section_id: id, tipo: 'oh23', lang: 'lg-eng' },
+                data: {
+                  changed_data: [{ action: 'insert', value: { id: null, lang: 'lg-eng', value: start } }],
+                },
+              });
+              expect(saved.body.ok).toBe(true);
+            }
+            await page.goto(`${origin()}/#/edit/oh1/${id}`);
+            await page.getByRole('heading', { name: `Interviews ${id}` }).waitFor();
+            await expect.poll(async () => (await editorState()).text).toBe(start);
+            let model = start;
+            let tcs = 0;
+            const clickAt = async (fx: number, fy: number) => {
+              const b = (await box().boundingBox())!;
+              await page.mouse.click(b.x + b.width * fx, b.y + b.height * fy);
+            };
+            /** The selection as offsets in the model (a caret in a chip is after it; a chip clicked is selected whole). */
+            const selectionOf = async () => {
+              const st = await editorState();
+              const start = st.start ?? model;
+              const end = st.end ?? start;
+              for (const part of [start, end])
+                expect(
+                  model.startsWith(part),
+                  `selection ${JSON.stringify(part)} in ${JSON.stringify(model)}`,
+                ).toBe(true);
+              return [start.length, end.length] as const;
+            };
+            for (const [step, a] of actions.entries()) {
+              if (a.kind !== 'tc' && !(await editorState()).focused) await clickAt(a.fx, a.fy);
+              if (a.kind === 'click') await clickAt(a.fx, a.fy);
+              else if (a.kind === 'key') await page.keyboard.press(a.key);
+              else if (a.kind === 'text') {
+                const [c, e] = await selectionOf();
+                await page.keyboard.type(a.text);
+                model = model.slice(0, c) + a.text + model.slice(e);
+              } else if (a.kind === 'backspace') {
+                const [c, e] = await selectionOf();
+                await page.keyboard.press('Backspace');
+                if (c < e) model = model.slice(0, c) + model.slice(e);
+                else {
+                  const before = model.slice(0, c);
+                  const tag = /\[TC_[^\]]*_TC\]$/.exec(before);
+                  const cut = tag ? tag[0].length : c > 0 ? 1 : 0;
+                  model = before.slice(0, before.length - cut) + model.slice(c);
+                }
+              } else {
+                tcs += 1;
+                const tc = `0:${String(10 + tcs)}`;
+                const raw = `[TC_00:00:${String(10 + tcs)}.000_TC]`;
+                const [c, e] = await selectionOf();
+                await insertTimecode(tc);
+                const text = (await editorState()).text;
+                const at = text.indexOf(raw);
+                expect(at, `the timecode ${raw} is in ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(0);
+                // The tag replaces the selection (when the editor had one), else goes where the caret was.
+                expect(
+                  [model, model.slice(0, c) + model.slice(e)],
+                  `step ${step}: ${JSON.stringify(model)} + ${raw} at ${c}-${e} gave ${JSON.stringify(text)}`,
+                ).toContain(text.slice(0, at) + text.slice(at + raw.length));
+                model = text;
+              }
+              expect((await editorState()).text, `after step ${step} (${a.kind})`).toBe(model);
+            }
+            await page.getByRole('button', { name: 'History', exact: true }).focus();
+            await expect
+              .poll(async () => (await storedAbstract(id)) ?? '', {
+                timeout: 15_000,
+                message: `stored (editor: ${JSON.stringify((await editorState()).text)})`,
+              })
+              .toBe(model);
+          },
+        ),
+        { numRuns: Number(process.env.PROPERTY_RUNS ?? 25), endOnFailure: true },
+      );
+    }, 600_000);
   });
 });

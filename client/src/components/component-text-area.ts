@@ -9,8 +9,32 @@ interface TextItem {
 }
 
 export class ComponentTextArea extends ComponentBase {
+  /** What is typed is kept in the tab (a reload or a closed tab keeps it) until it is saved. */
+  private drafted(e: CustomEvent<string>) {
+    const value = e.detail;
+    const entry = (this.entries as TextItem[])[0];
+    if (this.status === 'saved') this.status = 'idle';
+    if ((entry?.value ?? '') === value) this.dropDraft();
+    else if (entry)
+      this.keepDraft(
+        value === ''
+          ? [{ action: 'remove', id: entry.id, value: null }]
+          : [{ action: 'update', id: entry.id, value: { id: entry.id, lang: this.itemLang, value } }],
+      );
+    else this.keepDraft([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }]);
+  }
+
+  /**
+   * The editor's own latest text while its saves are under way (or were not saved): the editor
+   * shows it, never an older echo (an echo re-filling the editor would drop what is being typed).
+   */
+  private local: string | undefined;
+  private localFor: unknown;
+
   private changed(e: CustomEvent<string>) {
     const value = e.detail;
+    this.local = value;
+    this.localFor = this.store;
     // Read the current item only after the previous save's echo: leaving the text and then
     // inserting a timecode are two changes in quick succession.
     return this.afterPendingSaves(async () => {
@@ -25,6 +49,9 @@ export class ComponentTextArea extends ComponentBase {
       } else if (value !== '') {
         await this.save([{ action: 'insert', id: null, value: { id: null, lang: this.itemLang, value } }]);
       }
+      // Saved as typed: the item holds it now.
+      if (this.local === value && ((this.entries as TextItem[])[0]?.value ?? '') === value)
+        this.local = undefined;
     });
   }
 
@@ -33,14 +60,17 @@ export class ComponentTextArea extends ComponentBase {
     const editor = this.renderRoot.querySelector('dd-transcription-editor') as
       | (HTMLElement & { value: string })
       | null;
+    this.local = undefined;
     if (editor) editor.value = (this.entries as TextItem[])[0]?.value ?? '';
   }
 
   override render() {
     const entry = (this.entries as TextItem[])[0];
+    // Another record (or the same one read again): what it holds.
+    if (this.localFor !== this.store) this.local = undefined;
     return this.frame(
-      html`<dd-transcription-editor .value=${entry?.value ?? ''} .label=${this.context.label as string}
-        ?readonly=${this.readOnly} @change=${this.changed}></dd-transcription-editor>`,
+      html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
+        ?readonly=${this.readOnly} @change=${this.changed} @draft=${this.drafted}></dd-transcription-editor>`,
     );
   }
 }

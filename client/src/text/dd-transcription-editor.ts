@@ -32,7 +32,9 @@ export function serializeEditor(root: Node): string {
       return;
     }
     if (node.tagName === 'BR') {
-      out += '\n';
+      // The browser's placeholder that keeps an empty line (or an emptied box) open is the last
+      // child of its line: not a line break anyone typed.
+      if (node.nextSibling !== null) out += '\n';
       return;
     }
     // The browser wraps new lines typed with Enter in <div>s.
@@ -256,29 +258,81 @@ export class DdTranscriptionEditor extends LitElement {
     const startChip = this.chipAround(range.startContainer);
     const inChip = startChip !== null || this.chipAround(range.endContainer) !== null;
     const betweenElements = range.startContainer.nodeType !== Node.TEXT_NODE;
-    if (!inChip && !betweenElements) return;
+    const atTextStart = range.startContainer.nodeType === Node.TEXT_NODE && range.startOffset === 0;
+    if (e.key === 'Backspace' && range.collapsed && (inChip || betweenElements || atTextStart)) {
+      // What is just before the caret goes: a whole chip, or one character.
+      e.preventDefault();
+      this.deleteBackward(range);
+      this.typed();
+      return;
+    }
     const printable = e.key.length === 1 && !e.ctrlKey && !e.metaKey;
+    // A selection over a chip typed over: the browser's own replacement is unreliable there.
+    const overChip =
+      !range.collapsed &&
+      [...this.surface.querySelectorAll('[data-raw]')].some((c) => range.intersectsNode(c));
+    if (
+      !inChip &&
+      !betweenElements &&
+      !(overChip && (printable || e.key === 'Backspace' || e.key === 'Delete'))
+    )
+      return;
     if (printable) {
       e.preventDefault();
       this.insertText(range, e.key);
     } else if (e.key === 'Enter' && inChip) {
       e.preventDefault();
       this.insertText(range, '\n');
-    } else if ((e.key === 'Backspace' || e.key === 'Delete') && inChip) {
+    } else if ((e.key === 'Backspace' || e.key === 'Delete') && (inChip || overChip)) {
       e.preventDefault();
-      if (e.key === 'Backspace' && range.collapsed && startChip) {
-        const parent = startChip.parentNode!;
-        const at = Array.prototype.indexOf.call(parent.childNodes, startChip) as number;
-        startChip.remove();
-        this.placeCaret(parent, at);
-      } else {
-        const r = this.outOfChips(range);
-        if (!r.collapsed) r.deleteContents();
-        this.placeCaret(r.startContainer, r.startOffset);
-      }
+      const r = this.outOfChips(range);
+      if (!r.collapsed) r.deleteContents();
+      this.placeCaret(r.startContainer, r.startOffset);
     } else return;
     this.typed();
   };
+
+  /** Backspace at a collapsed caret: the chip or character before it (a caret in a chip is after it). */
+  private deleteBackward(range: Range) {
+    const r = this.outOfChips(range);
+    let node: Node = r.startContainer;
+    let offset = r.startOffset;
+    // A caret at the start of a text node: the position before that node.
+    if (node.nodeType === Node.TEXT_NODE && offset === 0 && node.parentNode) {
+      const parent = node.parentNode;
+      offset = Array.prototype.indexOf.call(parent.childNodes, node) as number;
+      node = parent;
+    }
+    if (node.nodeType === Node.TEXT_NODE) {
+      (node as Text).deleteData(offset - 1, 1);
+      this.placeCaret(node, offset - 1);
+      return;
+    }
+    // Skip empty text nodes before the caret.
+    let before = node.childNodes[offset - 1];
+    while (before && before.nodeType === Node.TEXT_NODE && (before as Text).length === 0) {
+      before = before.previousSibling ?? undefined;
+    }
+    if (!before) {
+      this.placeCaret(node, offset);
+      return;
+    }
+    if (before.nodeType === Node.TEXT_NODE) {
+      const t = before as Text;
+      t.deleteData(t.length - 1, 1);
+      this.placeCaret(t, t.length);
+      return;
+    }
+    const parent = before.parentNode!;
+    const at = Array.prototype.indexOf.call(parent.childNodes, before) as number;
+    if (before instanceof HTMLElement && before.dataset.raw !== undefined) {
+      before.remove();
+      this.placeCaret(parent, at);
+    } else {
+      // A line (<div>, <br>) before the caret: the browser joins lines itself.
+      this.placeCaret(node, offset);
+    }
+  }
 
   /** After any edit: remember the caret, and say (a moment later) what the text is now. */
   private typed() {
@@ -319,6 +373,8 @@ export class DdTranscriptionEditor extends LitElement {
   }
 
   private emitIfChanged() {
+    // The change carries the text: a draft announced after it would be older than the save.
+    clearTimeout(this.draftTimer);
     const next = this.currentValue;
     if (next === this.value) return;
     this.value = next;
