@@ -734,4 +734,62 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       );
     }, 600_000);
   });
+
+  /*
+   * Pictures for review (not a check): SAVING_SHOTS_DIR=/tmp/shots writes the conflict dialog and
+   * the unsaved-changes banner at 1280, 1024 and 390 px in English, Spanish and Catalan.
+   */
+  it.runIf(process.env.SAVING_SHOTS_DIR)(
+    'screenshots of the conflict and the unsaved banner',
+    async () => {
+      const dir = process.env.SAVING_SHOTS_DIR!;
+      for (const [lang, ui] of [
+        ['lg-eng', 'en'],
+        ['lg-spa', 'es'],
+        ['lg-cat', 'ca'],
+      ] as const) {
+        for (const width of [1280, 1024, 390]) {
+          const id = await newInterview('Entrevista a la molinera');
+          await openApp(`#/edit/oh1/${id}`, width);
+          // The interface language as the session would give it.
+          await page.route('**/json', async (route) => {
+            if (route.request().postDataJSON?.()?.action !== 'start') return route.fallback();
+            const answer = await route.fetch();
+            const json = await answer.json();
+            if (json?.environment?.page_globals) json.environment.page_globals.dedalo_application_lang = lang;
+            await route.fulfill({ response: answer, json });
+          });
+          await withVersions(page, 3);
+          await page.reload();
+          await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+          await answerStaleOnce(page, id, 'Entrevista a Rosa, la molinera de Sant Joan', 4);
+          await code(page).click();
+          await page.keyboard.press('End');
+          await page.keyboard.type(' (1987)');
+          await page.keyboard.press('Tab');
+          const dialog = page.locator('[role=alertdialog]');
+          await dialog.waitFor();
+          await dialog.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${dir}/conflict-${ui}-${width}.png` });
+          await dialog.locator('button').nth(1).click();
+          // The server away for saves: the banner.
+          await page.route('**/json', (route) =>
+            route.request().postDataJSON?.()?.action === 'save'
+              ? route.abort('connectionrefused')
+              : route.fallback(),
+          );
+          await code(page).click();
+          await page.keyboard.press('End');
+          await page.keyboard.type(' 2');
+          await page.keyboard.press('Tab');
+          await page.locator('.unsaved').waitFor();
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: `${dir}/unsaved-${ui}-${width}.png` });
+          await page.unrouteAll({ behavior: 'ignoreErrors' });
+          await page.evaluate(() => sessionStorage.clear());
+        }
+      }
+    },
+    300_000,
+  );
 });

@@ -26,6 +26,7 @@ const en = {
   conflictTitle: (p: Params) => `${p.label}: someone else saved this field`,
   conflictBody: (p: Params) =>
     `${p.who} saved a new value at ${p.when}, after you opened it. Choose which value to keep.`,
+  conflictStatus: 'Not saved: someone else saved this field first.',
   someone: 'Another user',
   theirs: 'Theirs',
   theirsBy: (p: Params) => `${p.who}, ${p.when}`,
@@ -58,6 +59,7 @@ const es: Record<MessageKey, Entry> = {
   conflictTitle: (p) => `${p.label}: otra persona ha guardado este campo`,
   conflictBody: (p) =>
     `${p.who} guardó un valor nuevo a las ${p.when}, después de que lo abrieras. Elige qué valor conservar.`,
+  conflictStatus: 'No guardado: otra persona guardó este campo antes.',
   someone: 'Otro usuario',
   theirs: 'El suyo',
   theirsBy: (p) => `${p.who}, ${p.when}`,
@@ -88,6 +90,7 @@ const ca: Record<MessageKey, Entry> = {
   conflictTitle: (p) => `${p.label}: una altra persona ha desat aquest camp`,
   conflictBody: (p) =>
     `${p.who} va desar un valor nou a les ${p.when}, després que l'obrissis. Tria quin valor vols conservar.`,
+  conflictStatus: 'No desat: una altra persona ha desat aquest camp abans.',
   someone: 'Un altre usuari',
   theirs: 'El seu',
   theirsBy: (p) => `${p.who}, ${p.when}`,
@@ -112,9 +115,12 @@ export function uiLangOf(dedaloLang: string | undefined): UiLang {
   return 'en';
 }
 
+/**
+ * Sets the language of these messages. The page's own `lang` stays: the rest of the interface
+ * is in English, so the elements showing these words carry their own `lang` (uiLang()).
+ */
 export function setUiLang(lang: UiLang): void {
   current = lang;
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
 }
 
 export function uiLang(): UiLang {

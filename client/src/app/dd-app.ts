@@ -5,7 +5,7 @@
  * logging in the user is where they were.
  */
 import { css, html, LitElement } from 'lit';
-import { setUiLang, t, uiLangOf } from '../api/i18n.js';
+import { setUiLang, t, uiLang, uiLangOf } from '../api/i18n.js';
 import { ApiError, apiUrlFromPage, RqoClient } from '../api/rqo-client.js';
 import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
 import './dd-login.js';
@@ -291,7 +291,7 @@ export class DdApp extends LitElement {
   /** One line in the app chrome while changes wait for the server: how many, why, Retry. */
   private renderUnsaved() {
     if (this.unsavedCount === 0) return '';
-    return html`<div class="unsaved" role="region" aria-label=${t('pendingCount', { n: this.unsavedCount })}>
+    return html`<div class="unsaved" lang=${uiLang()} role="region" aria-label=${t('pendingCount', { n: this.unsavedCount })}>
       <strong role="status">${t('pendingCount', { n: this.unsavedCount })}</strong>
       <span class="why">${t('pendingWhy')}</span>
       <button type="button" ?disabled=${this.retrying} @click=${() => void pendingSaves.retryNow()}>${

@@ -5,7 +5,7 @@
  * echo as the new value, and the lock on focus / release on blur.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
-import { momentOf, t } from '../api/i18n.js';
+import { momentOf, t, uiLang } from '../api/i18n.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
@@ -65,15 +65,15 @@ export class ComponentBase extends LitElement {
       .values { display: grid; gap: 0.35rem; }
       input.text { width: min(40rem, 100%); }
       .status.pending, .status.conflict { color: var(--bad); font-weight: 600; }
-      .conflict { margin: 0.4rem 0; padding: 0.6rem 0.75rem; border: 2px solid var(--bad); border-radius: 6px; background: #fff8f6; max-width: 46rem; }
-      .conflict h3 { margin: 0 0 0.3rem; font-size: 1rem; }
-      .conflict p { margin: 0 0 0.5rem; }
-      .conflict .both { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 0.6rem; margin-bottom: 0.6rem; }
-      .conflict figure { margin: 0; padding: 0.45rem 0.55rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); min-width: 0; }
-      .conflict figcaption { font-weight: 600; font-size: 0.9em; margin-bottom: 0.25rem; }
-      .conflict figcaption .muted { font-weight: 400; }
-      .conflict .value { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12rem; overflow: auto; }
-      .conflict .row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+      .conflict-panel { margin: 0.4rem 0; padding: 0.6rem 0.75rem; border: 2px solid var(--bad); border-radius: 6px; background: #fff8f6; max-width: 46rem; }
+      .conflict-panel h3 { margin: 0 0 0.3rem; font-size: 1rem; }
+      .conflict-panel p { margin: 0 0 0.5rem; }
+      .conflict-panel .both { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 0.6rem; margin-bottom: 0.6rem; }
+      .conflict-panel figure { margin: 0; padding: 0.45rem 0.55rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); min-width: 0; }
+      .conflict-panel figcaption { font-weight: 600; font-size: 0.9em; margin-bottom: 0.25rem; }
+      .conflict-panel figcaption .muted { font-weight: 400; }
+      .conflict-panel .value { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12rem; overflow: auto; }
+      .conflict-panel .row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
     `,
   ];
   static override properties = {
@@ -352,7 +352,7 @@ export class ComponentBase extends LitElement {
       this.message = '';
       this.conflict = conflictOf(err, changes);
       void this.updateComplete.then(() =>
-        this.renderRoot.querySelector<HTMLElement>('.conflict')?.focus({ preventScroll: false }),
+        this.renderRoot.querySelector<HTMLElement>('.conflict-panel')?.focus({ preventScroll: false }),
       );
       return;
     }
@@ -415,7 +415,7 @@ export class ComponentBase extends LitElement {
     });
     const theirs = itemText(c.theirs);
     const empty = html`<span class="muted">${t('empty')}</span>`;
-    return html`<div class="conflict" role="alertdialog" tabindex="-1" aria-modal="false"
+    return html`<div class="conflict-panel" lang=${uiLang()} role="alertdialog" tabindex="-1" aria-modal="false"
         aria-labelledby="${this.uid}-conflict-title" aria-describedby="${this.uid}-conflict-body">
       <h3 id="${this.uid}-conflict-title">${t('conflictTitle', { label: this.label })}</h3>
       <p id="${this.uid}-conflict-body">${t('conflictBody', { who: c.who, when: c.when })}</p>
@@ -457,8 +457,10 @@ export class ComponentBase extends LitElement {
             ? t('notSaved', { message: this.message })
             : this.status === 'pending'
               ? this.message
-              : '';
-    return html`<span class="status ${this.status}" role="status" aria-live="polite">${text}</span>`;
+              : this.status === 'conflict'
+                ? t('conflictStatus')
+                : '';
+    return html`<span class="status ${this.status}" lang=${uiLang()} role="status" aria-live="polite">${text}</span>`;
   }
 
   /** The label row (with the language of a translatable component) and the status. */
