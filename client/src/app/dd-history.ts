@@ -121,9 +121,19 @@ export class DdHistory extends LitElement {
     // The row's own record, even if the screen moved on since the rows were read.
     if (row.store !== this.store) return;
     try {
-      await row.store.save(row.item.tipo, ctx?.model ?? '', row.item.lang ?? 'lg-nolan', [
-        { action: 'set_data', value: row.item.entries },
-      ]);
+      // Over the value on screen (its version): if someone saved the field since, the server
+      // refuses it as stale instead of silently replacing their work.
+      const current = row.store.items.find(
+        (d) => d.tipo === row.item.tipo && String(d.section_id) === String(row.store.sectionId),
+      );
+      await row.store.save(
+        row.item.tipo,
+        ctx?.model ?? '',
+        row.item.lang ?? 'lg-nolan',
+        [{ action: 'set_data', value: row.item.entries }],
+        undefined,
+        typeof current?.version === 'number' ? current.version : undefined,
+      );
       this.store.session.announce(`${ctx?.label ?? row.item.tipo}: previous value restored.`);
       this.dispatchEvent(new CustomEvent('restored', { bubbles: true, composed: true }));
       await this.load();

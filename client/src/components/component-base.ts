@@ -5,10 +5,11 @@
  * echo as the new value, and the lock on focus / release on blur.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
-import { momentOf, t, uiLang } from '../api/i18n.js';
+import { t, uiLang } from '../api/i18n.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
+import { type Conflict, conflictOf } from './conflict.js';
 import {
   applyChanges,
   type FieldKey,
@@ -28,16 +29,6 @@ import { keepUnsaved } from './unsaved-changes.js';
  * `conflict`: someone else saved the field since it was read (the person chooses).
  */
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed' | 'pending' | 'conflict';
-
-/** A save refused as stale (`record.stale_write`): both values, and whose the newer one is. */
-export interface Conflict {
-  mine: ChangeObject[];
-  /** The field's value now, as a read answers it (with its version). */
-  theirs: DataItem | undefined;
-  currentVersion: number | undefined;
-  who: string;
-  when: string;
-}
 
 /** How often a field refused a lock asks again while it keeps the focus. */
 export const LOCK_RETRY_MS = 4_000;
@@ -475,28 +466,4 @@ export class ComponentBase extends LitElement {
       ${this.renderConflict()}
       ${body}`;
   }
-}
-
-/** The conflict from a `record.stale_write` refusal's details (who changed it, when, to what). */
-export function conflictOf(err: ApiError, mine: ChangeObject[]): Conflict {
-  const d = (err.details ?? {}) as {
-    current_version?: number;
-    changed_by?: { user_id?: number; username?: string | null; full_username?: string | null };
-    changed_at?: string;
-    current_value?: DataItem;
-  };
-  const by = d.changed_by;
-  const who = by?.full_username
-    ? `${by.full_username}${by.username ? ` (${by.username})` : ''}`
-    : (by?.username ?? (by?.user_id !== undefined ? `#${by.user_id}` : t('someone')));
-  return {
-    mine,
-    theirs: d.current_value,
-    currentVersion:
-      typeof d.current_version === 'number'
-        ? d.current_version
-        : (d.current_value?.version as number | undefined),
-    who,
-    when: momentOf(d.changed_at),
-  };
 }

@@ -230,9 +230,14 @@ export class ComponentPortal extends ComponentBase {
   private async createNew(sectionTipo: string) {
     this.status = 'saving';
     try {
-      const echo = await this.store.save(this.tipo, this.context.model, this.itemLang, [
-        { action: 'add_new_element', id: null, value: sectionTipo },
-      ]);
+      const echo = await this.store.save(
+        this.tipo,
+        this.context.model,
+        this.itemLang,
+        [{ action: 'add_new_element', id: null, value: sectionTipo }],
+        undefined,
+        this.item?.version as number | undefined,
+      );
       this.applyEcho(echo);
       this.status = 'saved';
       const created = echo.created_section_id;
