@@ -673,9 +673,10 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
               const b = (await box().boundingBox())!;
               await page.mouse.click(b.x + b.width * fx, b.y + b.height * fy);
             };
-            /** The selection as offsets in the model (a caret in a chip is after it; a chip clicked is selected whole). */
-            const selectionOf = async () => {
+            /** The selection as offsets in the model (a caret in a chip, or a click on one, is after it). */
+            const selectionOf = async (typing = true) => {
               const st = await editorState();
+              if (typing) expect(st.start, 'the selection is in the text').toBeDefined();
               const start = st.start ?? model;
               const end = st.end ?? start;
               for (const part of [start, end])
@@ -707,7 +708,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
                 tcs += 1;
                 const tc = `0:${String(10 + tcs)}`;
                 const raw = `[TC_00:00:${String(10 + tcs)}.000_TC]`;
-                const [c, e] = await selectionOf();
+                const [c, e] = await selectionOf(false);
                 await insertTimecode(tc);
                 const text = (await editorState()).text;
                 const at = text.indexOf(raw);

@@ -107,7 +107,19 @@ export class DdTranscriptionEditor extends LitElement {
       }
       surface.append(this.chip(seg.raw, seg.label, seg.tag.kind));
     }
+    this.ensureTail();
     this.rendered = this.value;
+  }
+
+  /**
+   * A chip as the last thing in the text leaves the browser no place for the caret after it
+   * (it moves the caret out of the text): a trailing <br> (the browser's own placeholder, never
+   * saved) gives it one.
+   */
+  private ensureTail() {
+    const surface = this.surface;
+    const last = surface.lastChild;
+    if (last instanceof HTMLElement && last.dataset.raw !== undefined) surface.append(document.createElement('br'));
   }
 
   private chip(raw: string, label: string, kind: string): HTMLElement {
@@ -334,8 +346,23 @@ export class DdTranscriptionEditor extends LitElement {
     }
   }
 
+  /**
+   * A click on a chip puts the caret after it (the browser would select it whole, or leave the
+   * selection outside the text, and the next keys would go somewhere unforeseen).
+   */
+  private onMouseDown = (e: MouseEvent) => {
+    if (this.readonly || e.button !== 0 || e.shiftKey) return;
+    const chip = this.chipAround(e.target as Node);
+    if (!chip) return;
+    e.preventDefault();
+    this.surface.focus({ preventScroll: true });
+    const parent = chip.parentNode!;
+    this.placeCaret(parent, (Array.prototype.indexOf.call(parent.childNodes, chip) as number) + 1);
+  };
+
   /** After any edit: remember the caret, and say (a moment later) what the text is now. */
   private typed() {
+    this.ensureTail();
     this.remember();
     clearTimeout(this.draftTimer);
     this.draftTimer = setTimeout(() => {
@@ -364,6 +391,7 @@ export class DdTranscriptionEditor extends LitElement {
     } else {
       this.surface.append(chip);
     }
+    this.ensureTail();
     // The caret after the new chip (the next tag or typing goes after it).
     const after = document.createRange();
     after.setStartAfter(chip);
@@ -404,7 +432,7 @@ export class DdTranscriptionEditor extends LitElement {
     return html`<div class="surface" role="textbox" aria-multiline="true" aria-label=${this.label}
         aria-readonly=${this.readonly ? 'true' : 'false'} contenteditable=${this.readonly ? 'false' : 'true'}
         spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.typed}
-        @keydown=${this.onKeyDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
+        @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
       ${
         this.readonly
           ? ''
