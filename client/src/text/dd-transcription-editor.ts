@@ -119,7 +119,8 @@ export class DdTranscriptionEditor extends LitElement {
   private ensureTail() {
     const surface = this.surface;
     const last = surface.lastChild;
-    if (last instanceof HTMLElement && last.dataset.raw !== undefined) surface.append(document.createElement('br'));
+    if (last instanceof HTMLElement && last.dataset.raw !== undefined)
+      surface.append(document.createElement('br'));
   }
 
   private chip(raw: string, label: string, kind: string): HTMLElement {
