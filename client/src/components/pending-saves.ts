@@ -108,9 +108,10 @@ export class PendingSaves extends EventTarget {
     if (!this.api) window.addEventListener('online', () => void this.retryNow());
     this.api = api;
     this.userId = userId;
-    // Typing kept by the page before this one (reloaded, or restored with the tab): it is sent
-    // like any other save that did not reach the server.
-    for (const e of this.all()) if (e.state === 'draft') this.put({ ...e, state: 'pending' });
+    // Typing kept by the page before this one (reloaded, or restored with the tab), and values
+    // that were waiting for a choice between two people's: sent like any other save that did not
+    // reach the server (a stale one is refused again, and its field shows both values again).
+    for (const e of this.all()) if (e.state !== 'pending') this.put({ ...e, state: 'pending' });
     if (this.count() > 0) this.schedule();
   }
 
