@@ -14,8 +14,8 @@ import {
   isUnreachable,
   keepable,
   pendingKeyOf,
+  saveRqo,
 } from '../../client/src/components/pending-saves.js';
-import { saveRqo } from '../../client/src/components/record-store.js';
 
 const stale = (details: Record<string, unknown>) =>
   new ApiError('Ana changed it', 'record.stale_write', 409, false, undefined, details);

@@ -15,6 +15,7 @@ import {
   type FieldKey,
   isUnreachable,
   keepable,
+  newKey,
   type PendingSave,
   pendingKeyOf,
   pendingSaves,
@@ -294,7 +295,7 @@ export class ComponentBase extends LitElement {
       changes,
       version: version ?? (this.item?.version as number | undefined),
       pageLimit: this.item?.pagination?.limit,
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: newKey(),
       state,
       seq: ++draftSeq,
     };
@@ -311,17 +312,15 @@ export class ComponentBase extends LitElement {
     this.conflict = undefined;
     const entry = this.pendingEntry(changes, 'pending', version);
     try {
-      const echo: ReadResult = keepable(entry.model, changes)
-        ? await pendingSaves.send(entry)
-        : await this.store.save(
-            this.tipo,
-            this.context.model,
-            this.itemLang,
-            changes,
-            entry.pageLimit,
-            entry.version,
-          );
-      this.store.keep(echo.data ?? []);
+      const echo: ReadResult = await this.store.save(
+        this.tipo,
+        this.context.model,
+        this.itemLang,
+        changes,
+        entry.pageLimit,
+        entry.version,
+        entry,
+      );
       this.applyEcho(echo);
       this.status = 'saved';
       return true;

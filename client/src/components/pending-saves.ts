@@ -12,9 +12,31 @@
  */
 import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError, type RqoClient } from '../api/rqo-client.js';
-import { type ChangeObject, saveRqo } from './record-store.js';
+import type { ChangeObject } from './record-store.js';
 
 const PREFIX = 'dd-pending:';
+
+/**
+ * A random idempotency key. crypto.randomUUID exists only on secure pages (https, localhost):
+ * elsewhere a v4-shaped key from getRandomValues, which every page has.
+ */
+export function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The tab's sessionStorage, or nothing where the page may not use it (then nothing is kept). */
+function store(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
 
 export type PendingState = 'draft' | 'pending' | 'conflict';
 
@@ -112,12 +134,12 @@ export class PendingSaves extends EventTarget {
     // that were waiting for a choice between two people's: sent like any other save that did not
     // reach the server (a stale one is refused again, and its field shows both values again).
     for (const e of this.all()) if (e.state !== 'pending') this.put({ ...e, state: 'pending' });
-    if (this.count() > 0) this.schedule();
+    if (this.count() > 0) void this.retryNow(false);
   }
 
   private read(key: string): PendingSave | undefined {
     try {
-      const raw = sessionStorage.getItem(key);
+      const raw = store()?.getItem(key);
       return raw ? (JSON.parse(raw) as PendingSave) : undefined;
     } catch {
       return undefined;
@@ -132,7 +154,9 @@ export class PendingSaves extends EventTarget {
   all(): PendingSave[] {
     const user = this.userId();
     const found: PendingSave[] = [];
-    for (const key of Object.keys(sessionStorage)) {
+    const storage = store();
+    if (!storage) return found;
+    for (const key of Object.keys(storage)) {
       if (!key.startsWith(PREFIX)) continue;
       const e = this.read(key);
       if (e && e.userId === user) found.push(e);
@@ -157,7 +181,7 @@ export class PendingSaves extends EventTarget {
   put(entry: PendingSave): void {
     if (!keepable(entry.model, entry.changes)) return;
     try {
-      sessionStorage.setItem(pendingKeyOf(entry), JSON.stringify(entry));
+      store()?.setItem(pendingKeyOf(entry), JSON.stringify(entry));
     } catch {
       // Storage full or disabled: the field still says it is not saved.
     }
@@ -169,7 +193,7 @@ export class PendingSaves extends EventTarget {
     const key = pendingKeyOf(k);
     const kept = this.read(key);
     if (kept && seq !== undefined && kept.seq > seq) return;
-    sessionStorage.removeItem(key);
+    store()?.removeItem(key);
     this.changed();
   }
 
@@ -184,13 +208,14 @@ export class PendingSaves extends EventTarget {
   }
 
   /** Sends one save (the entry is kept until the server answers it). */
-  async send(entry: PendingSave): Promise<ReadResult & { created_section_id?: number }> {
-    if (!this.api) throw new ApiError('The application has not started.', 'network', 0, true);
+  async send(entry: PendingSave, via?: RqoClient): Promise<ReadResult & { created_section_id?: number }> {
+    const api = via ?? this.api;
+    if (!api) throw new ApiError('The application has not started.', 'network', 0, true);
     this.put(entry);
     const key = pendingKeyOf(entry);
     const run = (async () => {
       try {
-        const answer = await this.api!.call<ReadResult>({
+        const answer = await api.call<ReadResult>({
           ...saveRqo(
             entry.sectionTipo,
             entry.sectionId,
@@ -281,4 +306,27 @@ export const pendingSaves = new PendingSaves();
 /** The item of a field with a kept value applied (what the person typed, not yet saved). */
 export function withKept(item: DataItem, kept: PendingSave): DataItem {
   return { ...item, entries: applyChanges(item.entries ?? [], kept.changes) };
+}
+
+/** The save RQO of one component (`data.version` only when the field's version is known). */
+export function saveRqo(
+  sectionTipo: string,
+  sectionId: number,
+  tipo: string,
+  model: string,
+  lang: string,
+  changes: ChangeObject[],
+  pageLimit?: number,
+  version?: number,
+) {
+  return {
+    action: 'save',
+    source: { tipo, model, section_tipo: sectionTipo, section_id: sectionId, lang, mode: 'edit' },
+    data: {
+      changed_data: changes,
+      ...(typeof version === 'number' ? { version } : {}),
+      ...(pageLimit ? { pagination: { limit: pageLimit } } : {}),
+    },
+    idempotency_key: newKey(),
+  };
 }

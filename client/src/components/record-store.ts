@@ -7,6 +7,7 @@
 import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import type { Session } from '../app/session.js';
+import { keepable, type PendingSave, pendingSaves, saveRqo } from './pending-saves.js';
 
 export interface ChangeObject {
   action: 'insert' | 'update' | 'remove' | 'set_data' | 'clear' | 'sort_data' | 'add_new_element';
@@ -80,7 +81,17 @@ export class RecordStore {
      * server refuses the save (`record.stale_write`) when someone saved the field since.
      */
     version?: number,
+    /**
+     * The change as kept in the tab until the server acknowledges it (a field's save): sent
+     * through the pending saves, which keep it when the server cannot be reached.
+     */
+    kept?: PendingSave,
   ): Promise<ReadResult & { created_section_id?: number }> {
+    if (kept && keepable(model, changes)) {
+      const echo = await pendingSaves.send(kept, this.session.api);
+      this.keep(echo.data ?? []);
+      return echo;
+    }
     const answer = await this.session.api.call<ReadResult>(
       saveRqo(this.sectionTipo, this.sectionId, tipo, model, lang, changes, pageLimit, version),
     );
@@ -144,27 +155,4 @@ export class RecordStore {
       return { locked: true };
     }
   }
-}
-
-/** The save RQO of one component (`data.version` only when the field's version is known). */
-export function saveRqo(
-  sectionTipo: string,
-  sectionId: number,
-  tipo: string,
-  model: string,
-  lang: string,
-  changes: ChangeObject[],
-  pageLimit?: number,
-  version?: number,
-) {
-  return {
-    action: 'save',
-    source: { tipo, model, section_tipo: sectionTipo, section_id: sectionId, lang, mode: 'edit' },
-    data: {
-      changed_data: changes,
-      ...(typeof version === 'number' ? { version } : {}),
-      ...(pageLimit ? { pagination: { limit: pageLimit } } : {}),
-    },
-    idempotency_key: crypto.randomUUID(),
-  };
 }
