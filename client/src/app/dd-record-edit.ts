@@ -145,7 +145,7 @@ export class DdRecordEdit extends LitElement {
     let saved = 0;
     for (const k of kept) {
       try {
-        await this.store!.save(k.tipo, k.model, k.lang, k.changes);
+        await this.store!.save(k.tipo, k.model, k.lang, k.changes, undefined, k.version);
         saved += 1;
         this.session.announce(`${k.label}: what you typed before your session ended is now saved.`);
       } catch (err) {

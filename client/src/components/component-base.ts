@@ -361,6 +361,7 @@ export class ComponentBase extends LitElement {
         label: this.label,
         userId: this.store.session.userId,
         changes,
+        version: this.item?.version as number | undefined,
       });
       this.message = `${this.message} What you typed is kept and saved when you log in again.`;
       // The login replaces the record on screen: the app's message area (shown beside the

@@ -20,6 +20,8 @@ export interface UnsavedChange {
   /** Who typed it: another user logging in on this tab does not save it. */
   userId: number | undefined;
   changes: ChangeObject[];
+  /** The component version the change was made on (the server refuses it if someone saved since). */
+  version?: number;
 }
 
 const keyOf = (c: { sectionTipo: string; sectionId: number; tipo: string; lang: string }) =>
