@@ -187,6 +187,33 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     }, 60_000);
   }
 
+  it('typing after leaving a field is not replaced by the echo of its earlier save', async () => {
+    const id = await newInterview('ORIG');
+    await openApp(`#/edit/oh1/${id}`);
+    // The first save is answered only once the person typed on.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let saves = 0;
+    await page.route('**/json', async (route) => {
+      if (route.request().postDataJSON?.()?.action === 'save' && ++saves === 1) await held;
+      await route.fallback();
+    });
+    await code(page).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('-1');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('End');
+    await page.keyboard.type('-2');
+    release();
+    await savedIn(page);
+    expect(await code(page).inputValue()).toBe('ORIG-1-2');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => storedCode(id)).toBe('ORIG-1-2');
+  }, 60_000);
+
   it('the history follows the record on screen, and Restore writes into the record it shows', async () => {
     const first = await newInterview('FIRST-OLD');
     const second = await newInterview('SECOND-OLD');

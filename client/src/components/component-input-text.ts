@@ -39,13 +39,28 @@ export class ComponentInputText extends ComponentBase {
    * What is typed is kept in the tab until it is saved (a reload or a closed tab keeps it).
    */
   private editing(entry: TextItem | undefined, input: HTMLInputElement) {
+    this.typedIn.add(input.id);
     if (this.status === 'saved') this.status = 'idle';
     const changes = this.changesFor(entry, input.value);
     if (changes) this.keepDraft(changes);
     else this.dropDraft();
   }
 
+  /** Inputs typed in since their last change was taken for saving (by element id). */
+  private readonly typedIn = new Set<string>();
+
+  /**
+   * The value an input shows: the item's, unless the person has typed in it since its last
+   * change left: then their text stays (an earlier save's echo must not replace it).
+   */
+  private shown(entry: TextItem, i: number): string {
+    const id = `${this.uid}-${i}`;
+    const input = this.renderRoot?.querySelector<HTMLInputElement>(`#${id}`);
+    return input && this.typedIn.has(id) ? input.value : (entry.value ?? '');
+  }
+
   private async changed(entry: TextItem | undefined, input: HTMLInputElement) {
+    this.typedIn.delete(input.id);
     const value = input.value;
     if (entry) {
       const changes = this.changesFor(entry, value);
@@ -70,6 +85,7 @@ export class ComponentInputText extends ComponentBase {
   /** The inputs show the item's values again (what someone else saved replaces the typing). */
   protected override async resetInputs() {
     await this.updateComplete;
+    this.typedIn.clear();
     const items = this.entries as TextItem[];
     this.renderRoot.querySelectorAll<HTMLInputElement>('input.text').forEach((input, i) => {
       input.value = items[i]?.value ?? '';
@@ -86,7 +102,7 @@ export class ComponentInputText extends ComponentBase {
           (
             entry,
             i,
-          ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${entry.value ?? ''}
+          ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${this.shown(entry, i)}
             aria-label=${i === 0 ? (this.context.label as string) : `${this.context.label} ${i + 1}`}
             ?readonly=${this.readOnly} @input=${(e: Event) => this.editing(entry, e.target as HTMLInputElement)} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
         )}
