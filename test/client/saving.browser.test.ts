@@ -3,7 +3,14 @@
  * Chromium against the real work server (PGlite): the editor shows the last saved value after
  * History / Publish re-render the record, the history follows the record on screen, a stale save
  * shows both values (mine / theirs), a released lock refreshes the field, and typing kept while
- * the server is away is retried, restored after a reload and announced in the app chrome.
+ * the server is away is retried, restored after a reload and announced in the app chrome; the
+ * transcription editor keeps every keystroke (a property test over random edit sequences).
+ *
+ * - The 409 `record.stale_write` UI is tested with page.route answering as the server's
+ *   contract says; the real two-browser test ("two people, one field") skips itself until the
+ *   server of branch `stale` (component versions) is merged: run this file after the merge.
+ * - PROPERTY_RUNS=n raises the property test's runs (25 by default).
+ * - SAVING_SHOTS_DIR=/tmp/shots writes screenshots of the conflict and the unsaved banner.
  */
 import fc from 'fast-check';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
