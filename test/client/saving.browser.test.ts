@@ -511,6 +511,10 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       await banner().waitFor({ state: 'detached' });
       expect(await storedCode(id)).toBe('ORIG-AWAY');
       expect(await kept()).toBe(0);
+      // The record re-rendered (History) still shows the value the retry saved.
+      await page.getByRole('button', { name: 'History', exact: true }).click();
+      await page.getByRole('region', { name: 'History' }).getByRole('table').waitFor();
+      expect(await code(page).inputValue()).toBe('ORIG-AWAY');
     }, 60_000);
 
     it('typing kept in the tab survives a reload: back in its field, marked not saved, then saved', async () => {

@@ -247,6 +247,8 @@ export class ComponentBase extends LitElement {
   private onKeptSaved = (e: Event) => {
     const { key, echo } = (e as CustomEvent<SavedDetail>).detail;
     if (!this.store || key !== pendingKeyOf(this.fieldKey)) return;
+    // The record's items too: a later re-render of the record shows this saved value.
+    this.store.keep(echo.data ?? []);
     this.applyEcho(echo);
     this.status = 'saved';
     this.message = '';
