@@ -13,8 +13,10 @@ import {
   applyChanges,
   isUnreachable,
   keepable,
+  type PendingSave,
   pendingKeyOf,
   saveRqo,
+  withKept,
 } from '../../client/src/components/pending-saves.js';
 
 const stale = (details: Record<string, unknown>) =>
@@ -107,6 +109,22 @@ describe('kept changes', () => {
       { start: { year: 1987 } },
     ]);
     expect(entries).toHaveLength(2); // not changed in place
+  });
+
+  it('put back in a field carry the version the typing was based on', () => {
+    const item = {
+      tipo: 'oh14',
+      section_tipo: 'oh1',
+      section_id: 3,
+      entries: [{ id: 1, value: 'a' }],
+      version: 9,
+    };
+    const kept = {
+      changes: [{ action: 'update', id: 1, value: { id: 1, value: 'mine' } }],
+      version: 7,
+    } as PendingSave;
+    expect(withKept(item, kept)).toEqual({ ...item, entries: [{ id: 1, value: 'mine' }], version: 7 });
+    expect(withKept(item, { ...kept, version: undefined }).version).toBe(9);
   });
 
   it('are kept per user, record, component and language; passwords and record creation never', () => {

@@ -305,7 +305,13 @@ export const pendingSaves = new PendingSaves();
 
 /** The item of a field with a kept value applied (what the person typed, not yet saved). */
 export function withKept(item: DataItem, kept: PendingSave): DataItem {
-  return { ...item, entries: applyChanges(item.entries ?? [], kept.changes) };
+  // The version the typing was based on: saving it (or typing on) is checked against that one,
+  // so that what someone else saved meanwhile is not silently replaced.
+  return {
+    ...item,
+    entries: applyChanges(item.entries ?? [], kept.changes),
+    ...(kept.version !== undefined ? { version: kept.version } : {}),
+  };
 }
 
 /** The save RQO of one component (`data.version` only when the field's version is known). */
