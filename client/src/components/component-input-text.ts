@@ -49,14 +49,35 @@ export class ComponentInputText extends ComponentBase {
   /** Inputs typed in since their last change was taken for saving (by element id). */
   private readonly typedIn = new Set<string>();
 
+  /** What was in the inputs typed in, before a render (an echo may set their value). */
+  private typedBefore = new Map<string, { value: string; start: number | null; end: number | null }>();
+
+  override willUpdate(changed: Map<string, unknown>) {
+    super.willUpdate(changed);
+    this.typedBefore.clear();
+    for (const id of this.typedIn) {
+      const input = this.renderRoot?.querySelector<HTMLInputElement>(`#${id}`);
+      if (input)
+        this.typedBefore.set(id, {
+          value: input.value,
+          start: input.selectionStart,
+          end: input.selectionEnd,
+        });
+    }
+  }
+
   /**
-   * The value an input shows: the item's, unless the person has typed in it since its last
-   * change left: then their text stays (an earlier save's echo must not replace it).
+   * An earlier save's echo must not replace what the person typed since (Shift+Tab back into
+   * the field while it was saving): their text, and caret, are put back.
    */
-  private shown(entry: TextItem, i: number): string {
-    const id = `${this.uid}-${i}`;
-    const input = this.renderRoot?.querySelector<HTMLInputElement>(`#${id}`);
-    return input && this.typedIn.has(id) ? input.value : (entry.value ?? '');
+  override updated(changed: Map<string, unknown>) {
+    super.updated(changed);
+    for (const [id, was] of this.typedBefore) {
+      const input = this.renderRoot.querySelector<HTMLInputElement>(`#${id}`);
+      if (!input || input.value === was.value) continue;
+      input.value = was.value;
+      if (was.start !== null && was.end !== null) input.setSelectionRange(was.start, was.end);
+    }
   }
 
   private async changed(entry: TextItem | undefined, input: HTMLInputElement) {
@@ -102,7 +123,7 @@ export class ComponentInputText extends ComponentBase {
           (
             entry,
             i,
-          ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${this.shown(entry, i)}
+          ) => html`<input class="text" id="${this.uid}-${i}" type=${this.inputType} .value=${entry.value ?? ''}
             aria-label=${i === 0 ? (this.context.label as string) : `${this.context.label} ${i + 1}`}
             ?readonly=${this.readOnly} @input=${(e: Event) => this.editing(entry, e.target as HTMLInputElement)} @change=${(e: Event) => this.changed(entry, e.target as HTMLInputElement)} />`,
         )}
