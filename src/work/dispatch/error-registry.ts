@@ -195,6 +195,14 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Another write touched the same records at the same moment; retry the request',
   },
+  // A save naming a version of the component that is no longer current: retrying the same
+  // request cannot succeed; the client shows the current value (error.details) and decides.
+  'record.stale_write': {
+    category: 'conflict',
+    label_key: 'error_record_stale_write',
+    retryable: false,
+    message: 'The component was changed by someone else after the version you edited; nothing was saved',
+  },
   'record.idempotency_in_progress': {
     category: 'conflict',
     label_key: 'error_record_idempotency_in_progress',

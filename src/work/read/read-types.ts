@@ -33,6 +33,11 @@ export interface DataItem {
   parent_tipo?: string;
   parent_section_id?: number;
   entries: unknown[];
+  /**
+   * The component's version in this record (0: never saved through the work API); a save may
+   * name it as `data.version`. Component items only, not the `sections` item.
+   */
+  version?: number;
   pagination?: Pagination;
   datalist?: unknown[];
   [extra: string]: unknown;

@@ -15,14 +15,8 @@ import { inUseError } from '../locks/in-use-error.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
-import { recordComponentHistory } from '../store/history.js';
-import {
-  checkedTable,
-  lastItemId,
-  type MatrixRow,
-  readRecord,
-  writeComponent,
-} from '../store/record-rows.js';
+import { writeVersionedComponent } from '../store/component-write.js';
+import { checkedTable, lastItemId, type MatrixRow, readRecord } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlClient } from '../store/sql-client.js';
 import { UPLOAD_DIR_MODE, type UserStaging } from '../uploads/staging.js';
@@ -92,8 +86,17 @@ export async function attachStagedFile(
         path: relative,
       };
       const items = [{ id, lang: NO_LANG, value }];
-      await writeComponent(tx, table, key, spec.column, spec.tipo, items, id, userId, now);
-      await recordComponentHistory(tx, { key, tipo: spec.tipo, lang: NO_LANG, items, userId, when: now });
+      const version = await writeVersionedComponent(tx, {
+        table,
+        key,
+        column: spec.column,
+        tipo: spec.tipo,
+        items,
+        lastId: id,
+        lang: NO_LANG,
+        userId,
+        now,
+      });
       await logActivity(tx, {
         userId,
         what: 'upload',
@@ -103,6 +106,7 @@ export async function attachStagedFile(
       });
       row[spec.column] = { ...row[spec.column], [spec.tipo]: items };
       row.meta = { ...row.meta, [spec.tipo]: id };
+      row.versions = { ...row.versions, [spec.tipo]: version };
       return row;
     });
   } catch (err) {

@@ -23,6 +23,7 @@ import { inverseComponentOf } from '../components/observers.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
+import { writeVersionedComponent } from '../store/component-write.js';
 import { recordComponentHistory, recordSnapshot } from '../store/history.js';
 import { DATA_COLUMNS, type DataColumn, MATRIX_TABLES, type MatrixTable } from '../store/matrix-tables.js';
 import {
@@ -33,7 +34,6 @@ import {
   type MatrixRow,
   readRecord,
   recordsPointingAt,
-  writeComponent,
 } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
@@ -120,8 +120,17 @@ async function removeInboundReferences(
       for (const [tipo, value] of Object.entries(row.relation ?? {})) {
         if (!Array.isArray(value) || !value.some((item) => pointsAt(item, target))) continue;
         const kept = value.filter((item) => !pointsAt(item, target));
-        await writeComponent(tx, table, key, 'relation', tipo, kept, lastItemId(row, tipo), userId, now);
-        await recordComponentHistory(tx, { key, tipo, lang: NO_LANG, items: kept, userId, when: now });
+        await writeVersionedComponent(tx, {
+          table,
+          key,
+          column: 'relation',
+          tipo,
+          items: kept,
+          lastId: lastItemId(row, tipo),
+          lang: NO_LANG,
+          userId,
+          now,
+        });
       }
     }
   }
@@ -185,22 +194,25 @@ export async function mirrorParentChildren(
       if (!has) continue;
       next = items.filter((item) => !pointsAt(item, self));
     }
-    await writeComponent(tx, table, target, inverse.column, inverse.tipo, next, lastId, userId, now);
-    await recordComponentHistory(tx, {
+    await writeVersionedComponent(tx, {
+      table,
       key: target,
+      column: inverse.column,
       tipo: inverse.tipo,
-      lang: NO_LANG,
       items: next,
+      lastId,
+      lang: NO_LANG,
       userId,
-      when: now,
+      now,
     });
   }
 }
 
 /**
  * Empties the record's components except the project filter; one history row per emptied
- * component and language, holding the (empty) value written. An emptied parent or children
- * component also leaves the records it named (their mirror component stops naming this one).
+ * component and language, holding the (empty) value written, the last of them the component's
+ * new version. An emptied parent or children component also leaves the records it named (their
+ * mirror component stops naming this one).
  */
 async function clearData(
   tx: SqlQueryable,
@@ -213,6 +225,7 @@ async function clearData(
   const key = { section_tipo: row.section_tipo, section_id: Number(row.section_id) };
   const filterTipo = projectFilterOf(ontology, row.section_tipo)?.tipo;
   const keep: Partial<Record<DataColumn, Record<string, unknown[]>>> = {};
+  const versions: Record<string, number> = {};
   for (const column of DATA_COLUMNS) {
     for (const [tipo, items] of Object.entries(row[column] ?? {})) {
       if (tipo === filterTipo) {
@@ -222,11 +235,11 @@ async function clearData(
       if (!Array.isArray(items) || items.length === 0) continue;
       await mirrorParentChildren(tx, ontology, key, tipo, items, 'remove', userId, now);
       for (const lang of langsOf(items)) {
-        await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
+        versions[tipo] = await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
       }
     }
   }
-  await clearRecordData(tx, table, key, userId, now, keep);
+  await clearRecordData(tx, table, key, userId, now, keep, versions);
 }
 
 /**

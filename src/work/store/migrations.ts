@@ -247,4 +247,16 @@ export const MIGRATIONS: readonly Migration[] = [
         (section_tipo, created_at) WHERE kind = 'snapshot'`,
     ],
   },
+  {
+    version: 10,
+    name: 'component versions',
+    statements: [
+      // Per component tipo, the id of the matrix_time_machine row its last write wrote (that
+      // row says who and when): a save naming an older version is refused instead of silently
+      // overwriting newer work (records/stale-write.ts). A constant default: adding the column
+      // rewrites nothing, and every existing component starts at version 0 ("never saved
+      // through the work API"), its data untouched.
+      ...MATRIX_TABLES.map((t) => `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`),
+    ],
+  },
 ];
