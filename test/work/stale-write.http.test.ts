@@ -426,4 +426,26 @@ describe.each(workEngineCases())('stale writes ($engine)', (engine) => {
     expect(stale.status).toBe(409);
     expect(stale.body.error.details.current_value.entries).toEqual([]);
   });
+
+  it('a duplicate starts its copied components at version 0, and its parent’s children change version', async () => {
+    const [parent, term] = [await create('ts1'), await create('ts1')];
+    ok(
+      await save(root, 'hierarchy36', 'ts1', term, [insert({ section_tipo: 'ts1', section_id: parent })], {
+        model: 'component_relation_parent',
+      }),
+    );
+    const rel = 'component_relation_children';
+    const before = await getData(root, 'hierarchy49', 'ts1', parent, 'lg-nolan', rel);
+    const copy = ok(
+      await root.post({ action: 'duplicate', source: { section_tipo: 'ts1', section_id: term } }),
+    ).data;
+    const copied = await getData(root, 'hierarchy36', 'ts1', copy, 'lg-nolan', 'component_relation_parent');
+    // Its value came from the source, but nobody has saved it in the copy yet.
+    expect(copied.entries.map((l: Item) => l.section_id)).toEqual([parent]);
+    expect(copied.version).toBe(0);
+    const after = await getData(root, 'hierarchy49', 'ts1', parent, 'lg-nolan', rel);
+    expect(after.entries.map((l: Item) => l.section_id)).toEqual([term, copy]);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.version).toBe((await lastHistory('ts1', parent, 'hierarchy49')).id);
+  });
 });
