@@ -3,7 +3,8 @@
  * save wrote (the whole component, every language), and one `snapshot` row holding the whole
  * record just before `delete_record`. The rows before the newest one of a component are its
  * previous values; restoring one is saving that value again. Written inside the transaction of
- * the change it records.
+ * the change it records. A component row's id is the component's version (component-write.ts),
+ * so historyAuthor answers who changed a component and when.
  */
 import type { MatrixRow } from './record-rows.js';
 import type { RecordKey } from './records.js';
