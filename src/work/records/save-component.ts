@@ -11,6 +11,7 @@
  * twice.
  */
 
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import { type ApplyResult, applyChanges, type ChangeObject } from '../components/apply-changes.js';
 import {
   type ComponentSpec,
@@ -59,6 +60,11 @@ export interface SaveComponentArgs {
    * project-scope check, made on the row this save holds instead of in a statement of its own).
    */
   assertRow?: (row: MatrixRow) => void;
+  /**
+   * The rights ceiling (auth/rights-ceiling.ts): shown the saved row before the change, and every
+   * user or profile record the save wrote or created after it, before the commit.
+   */
+  guard?: AccountGuard;
   now: Date;
 }
 
@@ -276,7 +282,9 @@ export async function saveComponentIn(
   const row = await readRecord(tx, table, key, { forUpdate: true });
   if (!row) throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
   args.assertRow?.(row);
+  args.guard?.beforeChange(row);
   const before = componentItems(row, spec.column, spec.tipo);
+  const created: RecordKey[] = [];
 
   const applied: ApplyResult = await applyChanges(
     spec,
@@ -285,8 +293,16 @@ export async function saveComponentIn(
     args.changes,
     args.lang,
     {
-      createTarget: (sectionTipo) =>
-        createRecordIn(tx, ontology, { sectionTipo, userId, projectIds: args.projectIds, now }),
+      createTarget: async (sectionTipo) => {
+        const id = await createRecordIn(tx, ontology, {
+          sectionTipo,
+          userId,
+          projectIds: args.projectIds,
+          now,
+        });
+        created.push({ section_tipo: sectionTipo, section_id: id });
+        return id;
+      },
       columnValues: (locators, columnTipo) => columnTexts(tx, ontology, spec, locators, columnTipo),
     },
   );
@@ -338,6 +354,16 @@ export async function saveComponentIn(
   }
   if (spec.kind === 'relation') {
     await syncInverseReferences(tx, ontology, args, before, applied.items, written);
+  }
+
+  if (args.guard) {
+    const judged = new Set<string>();
+    for (const k of [...written.map((w) => w.key), ...created]) {
+      const id = `${k.section_tipo}\u0000${k.section_id}`;
+      if (judged.has(id)) continue;
+      judged.add(id);
+      await args.guard.afterChange(tx, k);
+    }
   }
 
   await logActivity(tx, {

@@ -6,8 +6,9 @@
  * Order: fields type-checked -> section and component known -> section writable (dd542 never)
  * -> level >= 2 on (section_tipo, tipo), record exists, record in the caller's projects ->
  * values checked against the model -> passwords hashed (before the transaction: hashing takes
- * tens of milliseconds and must not hold the row lock) -> one transaction (records/save-component.ts)
- * -> echo read inside it -> permission caches dropped for saved users and profiles.
+ * tens of milliseconds and must not hold the row lock) -> one transaction (records/save-component.ts),
+ * in which the rights ceiling (auth/rights-ceiling.ts) judges a saved user or profile before and
+ * after the change -> echo read inside it -> permission caches dropped for saved users and profiles.
  *
  * The client's whole data item sent beside `changed_data` is ignored: only `changed_data` is
  * trusted. `source.mode: 'search'` persists nothing and echoes the value (the search panel keeps
@@ -15,13 +16,8 @@
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import {
-  assertCan,
-  assertGlobalAdmin,
-  isGlobalAdmin,
-  PermissionDenied,
-  type UserAccess,
-} from '../../auth/permissions.js';
+import { assertCan, isGlobalAdmin, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { accountGuard, assertMayWriteComponent } from '../../auth/rights-ceiling.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
@@ -53,7 +49,6 @@ export const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 1024;
 
 const USERS_SECTION = 'dd128';
-const GLOBAL_ADMIN_TIPO = 'dd244';
 const PROFILES_SECTION = 'dd234';
 
 const isObject = (v: unknown): v is Fields => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -276,8 +271,9 @@ export const saveAction: ActionDefinition = {
     // of their own: a save is on the hot path).
     assertCan(access, 'save', key.section_tipo, spec.tipo);
     // The global-admin flag bypasses every profile and project: only a global admin may grant
-    // or withdraw it, whatever level a profile gives on the users section.
-    if (key.section_tipo === USERS_SECTION && spec.tipo === GLOBAL_ADMIN_TIPO) assertGlobalAdmin(access);
+    // or withdraw it, whatever level a profile gives on the users section. The rest of the
+    // rights ceiling (auth/rights-ceiling.ts) judges the saved user or profile in the transaction.
+    assertMayWriteComponent(access, key.section_tipo, spec.tipo);
     if (spec.computed) {
       throw invalidValue(spec, `is computed from ${spec.computed.from.join(', ')}: save those instead`);
     }
@@ -303,6 +299,7 @@ export const saveAction: ActionDefinition = {
             throw new PermissionDenied(access.userId, 'project_scope', key.section_tipo);
           }
         },
+        guard: accountGuard(ctx.ontology, access),
         now: ctx.now,
       });
       const echo = await readComponent(
