@@ -8,6 +8,7 @@
 
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import type { ComponentSpec } from '../components/component-values.js';
 import { WorkError } from '../dispatch/error-registry.js';
 import { lockHeldByOther } from '../locks/component-locks.js';
@@ -46,6 +47,8 @@ export interface AttachArgs {
   now: Date;
   /** The caller's project-scope check on the locked row. */
   assertRow: (row: MatrixRow) => void;
+  /** The rights ceiling (auth/rights-ceiling.ts), should a user or profile ever hold media. */
+  guard?: AccountGuard;
 }
 
 /** `<dataDir>/media/<section_tipo>/<section_id>/<tipo>/<name>`: one folder per record and field. */
@@ -80,6 +83,7 @@ export async function attachStagedFile(
       if (!row)
         throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
       args.assertRow(row);
+      args.guard?.beforeChange(row);
       // A media field another user is editing (their live lock) is not replaced under them.
       const lockKey = { ...key, component_tipo: spec.tipo };
       const holder = await lockHeldByOther(tx, lockKey, userId, now);
@@ -94,6 +98,7 @@ export async function attachStagedFile(
       const items = [{ id, lang: NO_LANG, value }];
       await writeComponent(tx, table, key, spec.column, spec.tipo, items, id, userId, now);
       await recordComponentHistory(tx, { key, tipo: spec.tipo, lang: NO_LANG, items, userId, when: now });
+      await args.guard?.afterChange(tx, key);
       await logActivity(tx, {
         userId,
         what: 'upload',
