@@ -56,6 +56,9 @@ const LOW_PROFILE = 31;
 const LOW_USER = 31;
 /** A user listing the low profile first and the Admin profile second. */
 const TWO_PROFILES_USER = 32;
+/** A user of project 2 (not the manager's) and the profile only they hold (1 on oh1). */
+const FOREIGN_PROFILE = 33;
+const FOREIGN_USER = 33;
 
 describe.each(workEngineCases())('rights ceiling ($engine)', (engine) => {
   let work: WorkServerHandle;
@@ -125,6 +128,8 @@ describe.each(workEngineCases())('rights ceiling ($engine)', (engine) => {
       projects: [1],
     });
     await insertUser(db, TWO_PROFILES_USER, { profile: LOW_PROFILE, projects: [1] });
+    await insertProfile(db, FOREIGN_PROFILE, accessItemsUnder(ontology, 'oh1', 1));
+    await insertUser(db, FOREIGN_USER, { profile: FOREIGN_PROFILE, projects: [2] });
     await db.query(
       `UPDATE matrix_users SET relation = jsonb_set(relation, '{dd1725}', relation -> 'dd1725' || $1::jsonb)
        WHERE section_tipo = 'dd128' AND section_id = $2`,
@@ -260,6 +265,21 @@ describe.each(workEngineCases())('rights ceiling ($engine)', (engine) => {
     // The refused saves left nothing behind.
     expect(JSON.stringify((await stored('matrix_profiles', 'dd234', MANAGER_PROFILE))!.misc)).not.toContain(
       '"value":3',
+    );
+    // Raising a profile raises its holders: not one held in a project the manager is not in...
+    const foreignRaise = await manager.post(
+      save('dd774', 'dd234', FOREIGN_PROFILE, [{ action: 'insert', value: grant('oh1', 'oh14', 2) }]),
+    );
+    refused(
+      foreignRaise,
+      'perm.out_of_scope',
+      /dd234 33 would raise dd128 33 \(level 2 on oh14 of oh1\), who is in project dd153 2, which is not one of your projects \(1\)/,
+    );
+    // ...while lowering it is fine.
+    ok(
+      await manager.post(
+        save('dd774', 'dd234', FOREIGN_PROFILE, [{ action: 'insert', value: grant('oh1', 'oh14', 0) }]),
+      ),
     );
     // Root may grant anything.
     ok(

@@ -8,7 +8,8 @@
  * permissions engine reads them: a user's global-admin flag (dd244 yes, or root), its levels from
  * the first profile it lists (dd1725 -> dd774), its projects (dd170). After each run, for every
  * account x (every run starts from the same state): root and the global admins are exactly as they were; x is a global admin only if it
- * was one; each level of x is at most the higher of its initial level and the actor's; each
+ * was one; each level of x is at most the higher of its initial level and the actor's (at most its
+ * initial level when x is in a project the actor is not in); each
  * project of x was x's or is the actor's; each grant of each profile likewise. No answer is a 5xx.
  */
 import fc from 'fast-check';
@@ -132,6 +133,16 @@ function violations(initial: Snapshot, now: Snapshot): string[] {
     const before = initial.users.get(id)?.rights;
     if (after.rights.globalAdmin && !before?.globalAdmin) out.push(`dd128 ${id} became a global admin`);
     if (before?.globalAdmin) continue;
+    // A user in a project the actor is not in gains no level at all: the actor has no rights to
+    // give there (a raised profile would raise them in that project).
+    const foreignProject = [...after.rights.projects].some((p) => !ACTOR_PROJECTS.includes(p));
+    if (foreignProject) {
+      for (const [k, level] of after.rights.levels) {
+        const was = before?.levels.get(k) ?? 0;
+        if (level > was)
+          out.push(`dd128 ${id} (outside the actor's projects): level ${level} on ${k}, was ${was}`);
+      }
+    }
     levelsAbove(`dd128 ${id}`, after.rights.levels, before?.levels);
     for (const p of after.rights.projects) {
       if (!before?.projects.has(p) && !ACTOR_PROJECTS.includes(p)) out.push(`dd128 ${id}: project ${p}`);

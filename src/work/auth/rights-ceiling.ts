@@ -9,7 +9,8 @@
  *   stands may not hold more than the actor holds. A user: not a global administrator (dd244),
  *   not root, every profile it lists (dd1725, each one, not only the first the engine reads)
  *   giving at most the actor's level on each (section_tipo, tipo), and only projects (dd170) of
- *   the actor. A profile: every security-access item (dd774) at most the actor's level there.
+ *   the actor. A profile: every security-access item (dd774) at most the actor's level there,
+ *   and a grant that rose may not raise a user who is in a project the actor is not in.
  * A refusal throws the registered 403 (`perm.global_admin_required`, `perm.denied`,
  * `perm.out_of_scope`) with a message naming the record, what it would hold and what the actor
  * holds, and the same facts in `details`; the transaction rolls back, so nothing is written.
@@ -84,6 +85,17 @@ export function grantsOf(ontology: Ontology, row: MatrixRow): Grant[] {
     grants.push({ tipo, section_tipo, value });
   }
   return grants;
+}
+
+/** One grant per element, the lowest where an element is listed twice (as the engine reads it). */
+export function effectiveGrants(grants: readonly Grant[]): Map<string, Grant> {
+  const out = new Map<string, Grant>();
+  for (const g of grants) {
+    const k = `${g.section_tipo}\u0000${g.tipo}`;
+    const previous = out.get(k);
+    if (!previous || g.value < previous.value) out.set(k, g);
+  }
+  return out;
 }
 
 /** The first grant above the actor's level on its element, if any. */
@@ -231,6 +243,61 @@ export async function assertAccountWithin(
   assertUserWithin(actor, key, rights, await readProfileGrants(db, ontology, rights.profileIds));
 }
 
+/**
+ * The users (not global admins: a profile does not change them) who list the profile, with
+ * their projects. Locator ids may be stored as numbers or numeric strings.
+ */
+export async function profileHolders(
+  db: SqlQueryable,
+  ontology: Ontology,
+  profileId: number,
+): Promise<{ key: RecordKey; rights: UserRights }[]> {
+  const table = ontology.tableOf(T.users);
+  const column = ontology.dataColumnOf(T.profile);
+  if (!table || column !== 'relation') throw new Error('rights ceiling: unexpected users storage');
+  const { rows } = await db.query<MatrixRow>(
+    `SELECT section_tipo, section_id, relation FROM ${checkedTable(table)}
+     WHERE section_tipo = $1 AND (relation -> $2::text @> $3::jsonb OR relation -> $2::text @> $4::jsonb)`,
+    [
+      T.users,
+      T.profile,
+      JSON.stringify([{ section_tipo: T.profiles, section_id: profileId }]),
+      JSON.stringify([{ section_tipo: T.profiles, section_id: String(profileId) }]),
+    ],
+  );
+  return rows
+    .map((row) => ({
+      key: { section_tipo: T.users, section_id: Number(row.section_id) },
+      rights: userRightsOf(ontology, { ...row, string: {}, misc: {} } as MatrixRow),
+    }))
+    .filter((h) => h.key.section_id !== ROOT_USER_ID && !h.rights.globalAdmin);
+}
+
+/**
+ * A profile whose grants rose raises every user holding it, in each of their projects: each such
+ * user must be inside the actor's projects (a non-global admin gives no more rights in a project
+ * they are not in). `raised` are the grants that went up.
+ */
+export async function assertRaiseWithinProjects(
+  db: SqlQueryable,
+  ontology: Ontology,
+  actor: UserAccess,
+  key: RecordKey,
+  raised: readonly Grant[],
+): Promise<void> {
+  if (isGlobalAdmin(actor) || raised.length === 0) return;
+  for (const holder of await profileHolders(db, ontology, key.section_id)) {
+    const foreign = holder.rights.projectIds.find((id) => !actor.projectIds.includes(id));
+    if (foreign === undefined) continue;
+    const g = raised[0]!;
+    throw exceeded(
+      'perm.out_of_scope',
+      `${name(key)} would raise ${name(holder.key)} (level ${g.value} on ${where(g)}), who is in project ${T.projectSection} ${foreign}, which is not one of your projects (${actor.projectIds.join(', ') || 'none'})`,
+      { record: key, user: holder.key, project: foreign, your_projects: [...actor.projectIds] },
+    );
+  }
+}
+
 /** What a write path calls; a no-op for global admins and for records that carry no rights. */
 export interface AccountGuard {
   /** The stored record a write is about to change or delete (read under the write's lock). */
@@ -239,12 +306,32 @@ export interface AccountGuard {
   afterChange(tx: SqlQueryable, key: RecordKey): Promise<void>;
 }
 
+/**
+ * The guard of one write by `actor`. It remembers each profile's grants as `beforeChange` saw
+ * them, so `afterChange` knows which grants rose (a profile it did not see, a new one, has no
+ * holders to raise).
+ */
 export function accountGuard(ontology: Ontology, actor: UserAccess): AccountGuard {
+  const grantsBefore = new Map<number, Grant[]>();
   return {
     beforeChange: (row) => {
-      if (isAccountSection(row.section_tipo)) assertMayChangeAccount(ontology, actor, row);
+      if (isGlobalAdmin(actor) || !isAccountSection(row.section_tipo)) return;
+      assertMayChangeAccount(ontology, actor, row);
+      if (row.section_tipo === T.profiles) grantsBefore.set(Number(row.section_id), grantsOf(ontology, row));
     },
-    afterChange: (tx, key) => assertAccountWithin(tx, ontology, actor, key),
+    afterChange: async (tx, key) => {
+      if (isGlobalAdmin(actor) || !isAccountSection(key.section_tipo)) return;
+      await assertAccountWithin(tx, ontology, actor, key);
+      const before = key.section_tipo === T.profiles ? grantsBefore.get(key.section_id) : undefined;
+      if (!before) return;
+      const table = ontology.tableOf(T.profiles);
+      const row = table ? await readRecord(tx, checkedTable(table), key) : undefined;
+      const was = effectiveGrants(before);
+      const raised = [...effectiveGrants(row ? grantsOf(ontology, row) : []).values()].filter(
+        (g) => g.value > (was.get(`${g.section_tipo}\u0000${g.tipo}`)?.value ?? 0),
+      );
+      await assertRaiseWithinProjects(tx, ontology, actor, key, raised);
+    },
   };
 }
 
