@@ -24,11 +24,11 @@ import { ROOT_USER_ID } from '../bootstrap/bootstrap-database.js';
 import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import {
+  checkedColumn,
   checkedTable,
   componentItems,
   type MatrixRow,
   readRecord,
-  readRecords,
 } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
@@ -207,7 +207,12 @@ export function assertUserWithin(
   }
 }
 
-/** Each listed profile's grants, read in one statement (missing profiles are absent). */
+/**
+ * Each listed profile's grants, read in one statement (missing profiles are absent). The rows
+ * are locked FOR SHARE, in id order: a profile another writer is raising at the same moment is
+ * read as it commits, so the user is judged on the grants it will really hold, and that writer
+ * sees this user among the profile's holders once this one commits.
+ */
 export async function readProfileGrants(
   db: SqlQueryable,
   ontology: Ontology,
@@ -216,9 +221,19 @@ export async function readProfileGrants(
   const out = new Map<number, Grant[]>();
   if (profileIds.length === 0) return out;
   const table = ontology.tableOf(T.profiles);
-  if (!table) throw new Error(`rights ceiling: ${T.profiles} has no matrix table`);
-  for (const row of await readRecords(db, checkedTable(table), T.profiles, profileIds)) {
-    out.set(Number(row.section_id), grantsOf(ontology, row));
+  const column = ontology.dataColumnOf(T.securityAccess);
+  if (!table || !column) throw new Error(`rights ceiling: ${T.profiles} has no matrix table`);
+  const { rows } = await db.query<{ section_id: number; access: unknown }>(
+    `SELECT section_id, ${checkedColumn(column)} -> $3::text AS access FROM ${checkedTable(table)}
+     WHERE section_tipo = $1 AND section_id = ANY($2::integer[])
+     ORDER BY section_id FOR SHARE`,
+    [T.profiles, [...new Set(profileIds)], T.securityAccess],
+  );
+  for (const row of rows) {
+    out.set(
+      Number(row.section_id),
+      grantsOf(ontology, { [column]: { [T.securityAccess]: row.access } } as unknown as MatrixRow),
+    );
   }
   return out;
 }
