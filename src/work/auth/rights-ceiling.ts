@@ -209,9 +209,9 @@ export function assertUserWithin(
 
 /**
  * Each listed profile's grants, read in one statement (missing profiles are absent). The rows
- * are locked FOR SHARE, in id order: a profile another writer is raising at the same moment is
- * read as it commits, so the user is judged on the grants it will really hold, and that writer
- * sees this user among the profile's holders once this one commits.
+ * are locked FOR SHARE, in id order. Against a concurrent raise of the same profile, whichever
+ * write waits is judged on what the other committed: this user on the raised grants, or the
+ * raise with this user among the profile's holders.
  */
 export async function readProfileGrants(
   db: SqlQueryable,
