@@ -8,6 +8,7 @@
 
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import type { ComponentSpec } from '../components/component-values.js';
 import { WorkError } from '../dispatch/error-registry.js';
 import { lockHeldByOther } from '../locks/component-locks.js';
@@ -40,6 +41,8 @@ export interface AttachArgs {
   now: Date;
   /** The caller's project-scope check on the locked row. */
   assertRow: (row: MatrixRow) => void;
+  /** The rights ceiling (auth/rights-ceiling.ts), should a user or profile ever hold media. */
+  guard?: AccountGuard;
 }
 
 /** `<dataDir>/media/<section_tipo>/<section_id>/<tipo>/<name>`: one folder per record and field. */
@@ -74,6 +77,7 @@ export async function attachStagedFile(
       if (!row)
         throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
       args.assertRow(row);
+      args.guard?.beforeChange(row);
       // A media field another user is editing (their live lock) is not replaced under them.
       const lockKey = { ...key, component_tipo: spec.tipo };
       const holder = await lockHeldByOther(tx, lockKey, userId, now);
@@ -97,6 +101,7 @@ export async function attachStagedFile(
         userId,
         now,
       });
+      await args.guard?.afterChange(tx, key);
       await logActivity(tx, {
         userId,
         what: 'upload',

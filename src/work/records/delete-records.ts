@@ -18,6 +18,7 @@
  * what (dd543 points at the user) and are an audit trail written only by the server; rewriting
  * them would falsify history. Every other matrix table is.
  */
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import { componentSpec } from '../components/component-values.js';
 import { inverseComponentOf } from '../components/observers.js';
 import type { Ontology } from '../ontology/load-ontology.js';
@@ -54,6 +55,11 @@ export interface DeleteRecordsArgs {
   mode: DeleteMode;
   userId: number;
   now: Date;
+  /**
+   * The rights ceiling (auth/rights-ceiling.ts): shown each deleted record and each record whose
+   * locators to it are removed, before the change (locked) and after it (before the commit).
+   */
+  guard?: AccountGuard;
 }
 
 export interface DeleteRecordsOutcome {
@@ -103,6 +109,7 @@ async function removeInboundReferences(
   target: RecordKey,
   userId: number,
   now: Date,
+  guard?: AccountGuard,
 ): Promise<void> {
   for (const table of INVERSE_REFERENCE_TABLES) {
     const pointing = await recordsPointingAt(
@@ -117,8 +124,11 @@ async function removeInboundReferences(
       // Re-read under a lock: a save committed since the search must not be overwritten.
       const row = await readRecord(tx, table, key, { forUpdate: true });
       if (!row) continue;
+      let changed = false;
       for (const [tipo, value] of Object.entries(row.relation ?? {})) {
         if (!Array.isArray(value) || !value.some((item) => pointsAt(item, target))) continue;
+        if (!changed) guard?.beforeChange(row);
+        changed = true;
         const kept = value.filter((item) => !pointsAt(item, target));
         await writeVersionedComponent(tx, {
           table,
@@ -132,6 +142,8 @@ async function removeInboundReferences(
           now,
         });
       }
+      // A user losing its first profile falls back to the next one it lists: judged as it now is.
+      if (changed) await guard?.afterChange(tx, key);
     }
   }
 }
@@ -260,6 +272,7 @@ export async function deleteRecordsIn(
       outcome.missing.push(id);
       continue;
     }
+    args.guard?.beforeChange(row);
     if (args.mode === 'delete_record') {
       if (hasChildren(ontology, row)) {
         outcome.refusedWithChildren.push(id);
@@ -267,11 +280,12 @@ export async function deleteRecordsIn(
       }
       // The snapshot comes first: everything after it may change the row or remove it.
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
-      await removeInboundReferences(tx, ontology, key, args.userId, args.now);
+      await removeInboundReferences(tx, ontology, key, args.userId, args.now, args.guard);
       await deleteRecordRow(tx, table, key);
     } else {
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
       await clearData(tx, ontology, table, row, args.userId, args.now);
+      await args.guard?.afterChange(tx, key);
     }
     await logActivity(tx, {
       userId: args.userId,

@@ -12,6 +12,7 @@
  * (records/stale-write.ts). Every component written gets a new version: the id of its history row.
  */
 
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import { type ApplyResult, applyChanges, type ChangeObject } from '../components/apply-changes.js';
 import {
   type ComponentSpec,
@@ -66,6 +67,11 @@ export interface SaveComponentArgs {
    * StaleVersion before anything is written. Undefined: not checked (the stock client).
    */
   expectedVersion?: number;
+  /**
+   * The rights ceiling (auth/rights-ceiling.ts): shown the saved row before the change, and every
+   * user or profile record the save wrote or created after it, before the commit.
+   */
+  guard?: AccountGuard;
   now: Date;
 }
 
@@ -280,6 +286,7 @@ export async function saveComponentIn(
   const row = await readRecord(tx, table, key, { forUpdate: true });
   if (!row) throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
   args.assertRow?.(row);
+  args.guard?.beforeChange(row);
   // After the lock and the scope check (a record out of scope is refused as such, not described).
   if (args.expectedVersion !== undefined) {
     const current = componentVersion(row, spec.tipo);
@@ -287,6 +294,7 @@ export async function saveComponentIn(
       throw new StaleVersion(row, key, spec.tipo, args.expectedVersion, current);
   }
   const before = componentItems(row, spec.column, spec.tipo);
+  const created: RecordKey[] = [];
 
   const applied: ApplyResult = await applyChanges(
     spec,
@@ -295,8 +303,16 @@ export async function saveComponentIn(
     args.changes,
     args.lang,
     {
-      createTarget: (sectionTipo) =>
-        createRecordIn(tx, ontology, { sectionTipo, userId, projectIds: args.projectIds, now }),
+      createTarget: async (sectionTipo) => {
+        const id = await createRecordIn(tx, ontology, {
+          sectionTipo,
+          userId,
+          projectIds: args.projectIds,
+          now,
+        });
+        created.push({ section_tipo: sectionTipo, section_id: id });
+        return id;
+      },
       columnValues: (locators, columnTipo) => columnTexts(tx, ontology, spec, locators, columnTipo),
     },
   );
@@ -348,6 +364,16 @@ export async function saveComponentIn(
   }
   if (spec.kind === 'relation') {
     await syncInverseReferences(tx, ontology, args, before, applied.items, written);
+  }
+
+  if (args.guard) {
+    const judged = new Set<string>();
+    for (const k of [...written.map((w) => w.key), ...created]) {
+      const id = `${k.section_tipo}\u0000${k.section_id}`;
+      if (judged.has(id)) continue;
+      judged.add(id);
+      await args.guard.afterChange(tx, k);
+    }
   }
 
   await logActivity(tx, {

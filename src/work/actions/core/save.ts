@@ -7,8 +7,9 @@
  * -> level >= 2 on (section_tipo, tipo), record exists, record in the caller's projects ->
  * the version named still current -> values checked against the model -> passwords hashed
  * (before the transaction: hashing takes tens of milliseconds and must not hold the row lock)
- * -> one transaction (records/save-component.ts) -> echo read inside it -> permission caches
- * dropped for saved users and profiles.
+ * -> one transaction (records/save-component.ts), in which the rights ceiling
+ * (auth/rights-ceiling.ts) judges a saved user or profile before and after the change -> echo
+ * read inside it -> permission caches dropped for saved users and profiles.
  *
  * The client's whole data item sent beside `changed_data` is ignored: only `changed_data` is
  * trusted, and `version` beside it: the component's version the client edited (as a read
@@ -19,13 +20,8 @@
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import {
-  assertCan,
-  assertGlobalAdmin,
-  isGlobalAdmin,
-  PermissionDenied,
-  type UserAccess,
-} from '../../auth/permissions.js';
+import { assertCan, isGlobalAdmin, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { accountGuard, assertMayWriteComponent } from '../../auth/rights-ceiling.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
@@ -60,7 +56,6 @@ export const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 1024;
 
 const USERS_SECTION = 'dd128';
-const GLOBAL_ADMIN_TIPO = 'dd244';
 const PROFILES_SECTION = 'dd234';
 
 const isObject = (v: unknown): v is Fields => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -340,8 +335,9 @@ export const saveAction: ActionDefinition = {
     // of their own: a save is on the hot path).
     assertCan(access, 'save', key.section_tipo, spec.tipo);
     // The global-admin flag bypasses every profile and project: only a global admin may grant
-    // or withdraw it, whatever level a profile gives on the users section.
-    if (key.section_tipo === USERS_SECTION && spec.tipo === GLOBAL_ADMIN_TIPO) assertGlobalAdmin(access);
+    // or withdraw it, whatever level a profile gives on the users section. The rest of the
+    // rights ceiling (auth/rights-ceiling.ts) judges the saved user or profile in the transaction.
+    assertMayWriteComponent(access, key.section_tipo, spec.tipo);
     if (spec.computed) {
       throw invalidValue(spec, `is computed from ${spec.computed.from.join(', ')}: save those instead`);
     }
@@ -368,6 +364,7 @@ export const saveAction: ActionDefinition = {
           }
         },
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        guard: accountGuard(ctx.ontology, access),
         now: ctx.now,
       }).catch(async (err: unknown) => {
         if (!(err instanceof StaleVersion)) throw err;
