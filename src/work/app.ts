@@ -6,7 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
@@ -54,6 +59,29 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * `application/json` with no charset or charset=utf-8 (any case, quoted or not); other parameters
+ * are ignored. Anything else, no Content-Type included, is not an RQO.
+ */
+export function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = '', ...params] = contentType.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+const MULTIPART = /^\s*multipart\/form-data\s*(;|$)/i;
+
 /** PostgreSQL's deadlock_detected and serialization_failure (also raised by PGlite). */
 const CONCURRENCY_ABORTS = new Set(['40P01', '40001']);
 
@@ -87,6 +115,9 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     // Refusals before routing answer the envelope too: the HTTP parser's (431, malformed
     // request line) here, the router's (malformed percent-encoding) in frameworkErrors.
     clientErrorHandler,
+    // Node would answer an HTTP/1.1 request without Host itself (400, empty body); the hook
+    // below answers it with the envelope instead.
+    http: { requireHostHeader: false },
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'http.malformed_request');
@@ -94,11 +125,19 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       return sendError(reply, 'internal.unexpected');
     },
   });
+  // First hook of all: no route, static file or error handler sees a request without Host.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('X-Request-Id', request.id).header('Connection', 'close');
+      request.log.info({ answer: 'http.missing_host' }, 'HTTP/1.1 request without Host refused');
+      return sendError(reply, 'http.missing_host');
+    }
+  });
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();
 
-  // The dispatcher parses the body itself, so malformed JSON is its registered refusal and any
-  // content type a browser client sends is read the same way.
+  // The dispatcher parses the body itself, so malformed JSON is its registered refusal; only
+  // application/json (UTF-8) gets that far (requireJson below).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   // --- uploads: multipart/form-data bodies are streamed by the upload handler (not bodyLimit) ---
@@ -115,7 +154,21 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     reply.header('X-Request-Id', request.id);
   });
 
-  app.post(config.basePath, async (request, reply) => {
+  // Only JSON (UTF-8) is read as an RQO, so a cross-site HTML form (text/plain, urlencoded)
+  // cannot post one, login included; multipart goes to the upload handler (session and CSRF
+  // header first). Checked before the body is read.
+  const requireJson = async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = request.headers['content-type'];
+    if (isJsonUtf8(type) || (type !== undefined && MULTIPART.test(type))) return;
+    request.log.info(
+      { content_type: request.headers['content-type'] ?? null, answer: 'http.unsupported_media_type' },
+      'RQO refused: not application/json',
+    );
+    reply.header('Connection', 'close');
+    return sendError(reply, 'http.unsupported_media_type');
+  };
+
+  app.post(config.basePath, { onRequest: requireJson }, async (request, reply) => {
     const raw = typeof request.body === 'string' ? request.body : '';
     const scope: CookieScope = { path: config.basePath, secure: request.protocol === 'https' };
     const applyCookie = (change: SessionCookieChange | undefined) => {
@@ -145,6 +198,8 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           .send(successEnvelope(request.id, result.data, session ? { csrf_token: session.csrfToken } : {}));
       }
       // --- end uploads ---
+      // Whatever the onRequest check let through that is not multipart must be JSON.
+      if (!isJsonUtf8(request.headers['content-type'])) throw new WorkError('http.unsupported_media_type');
       const result = await dispatchRqo(
         deps.actions,
         raw,
@@ -216,6 +271,15 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.setErrorHandler((err: { code?: string; statusCode?: number }, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'http.body_too_large');
+    // The static files' refusals (a path leaving assets/ is 403, a NUL byte 400): the client's
+    // mistake, answered like any path where nothing is served; logged at info, without a stack.
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ status, code: err.code ?? null, url: request.url }, 'request refused');
+      return status === 400
+        ? sendError(reply, 'http.malformed_request', 'The request path is not a valid file path')
+        : sendError(reply, 'http.not_found');
+    }
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 'internal.unexpected');
   });
