@@ -14,6 +14,7 @@ import type { WorkConfig } from './config.js';
 import { startSweepTimer } from './maintenance/sweep.js';
 import { loadOntology } from './ontology/load-ontology.js';
 import { openSqlClient } from './store/open-sql-client.js';
+import { PgliteClient } from './store/pglite-client.js';
 import type { SqlClient } from './store/sql-client.js';
 
 export interface RunningWorkServer {
@@ -68,6 +69,13 @@ export async function startWorkServer(
       publisher,
     });
     const clock = options.clock ?? systemClock;
+    if (opened instanceof PgliteClient && opened.lockTakenOverFrom) {
+      const was = opened.lockTakenOverFrom;
+      app.log.warn(
+        { lock_file: `${(config.database as { dataDir: string }).dataDir}.lock`, previous_holder: was },
+        `took over the embedded database's lock left by process ${was.pid} (${was.command}, since ${was.started_at}), which is no longer running`,
+      );
+    }
     const stopSweep = startSweepTimer(
       { db, dataDir: config.dataDir, clock, log: app.log },
       config.sweepIntervalSeconds * 1000,
