@@ -15,6 +15,7 @@ import Fastify, {
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
+import { setDeviceCookie } from './auth/device-cookie.js';
 import type { PermissionsEngine } from './auth/permissions.js';
 import {
   type CookieScope,
@@ -48,6 +49,8 @@ export interface WorkAppDeps {
   permissions: PermissionsEngine;
   /** Publishing (dd_diffusion_api.diffuse); absent: that action answers diffusion.not_configured. */
   publisher?: Publisher;
+  /** The device cookie's HMAC key: WORK_DEVICE_COOKIE_SECRET or the database's (server.ts). */
+  deviceCookieSecret: string;
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -218,11 +221,19 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           deprecations,
           log: request.log,
           publisher: deps.publisher,
+          cookieHeader: request.headers.cookie,
+          deviceCookieSecret: deps.deviceCookieSecret,
         },
         headerValue(request.headers[CSRF_HEADER]),
         deps.permissions,
       );
       applyCookie(result.sessionCookie);
+      if (result.deviceCookie) {
+        reply.header(
+          'Set-Cookie',
+          setDeviceCookie(result.deviceCookie.name, result.deviceCookie.value, scope),
+        );
+      }
       // Every answer of a session carries its CSRF token (the stock client refreshes it from
       // each envelope); login brings the new session's own, quit ends the session.
       const extensions =
