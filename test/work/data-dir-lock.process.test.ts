@@ -18,6 +18,7 @@ import { TEST_ROOT_PASSWORD } from '../helpers/work-server.js';
 
 const MAIN = resolve('dist/src/work/main.js');
 const CLI = resolve('dist/src/work/cli-main.js');
+const PUBLISH = resolve('dist/src/publish/publish-cli.js');
 
 interface Proc {
   child: ChildProcess;
@@ -92,6 +93,7 @@ describe.runIf(existsSync(MAIN))('embedded database lock (real processes)', () =
       WORK_DATA_DIR: dir,
       DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
       WORK_SWEEP_INTERVAL_SECONDS: '0',
+      PUBLISH_TARGETS: `site=sqlite:${join(dir, 'site.sqlite')}`,
     };
   };
   const lockFile = () => join(dir, 'pglite.lock');
@@ -136,6 +138,10 @@ describe.runIf(existsSync(MAIN))('embedded database lock (real processes)', () =
     expect(await refused.exited).toBe(3);
     expect(refused.stderr()).toContain(`in use by process ${server.child.pid}`);
     expect(refused.stderr()).toMatch(/Nothing was changed/);
+    // `npm run publish` opens the same database: refused as busy (exit 4), with the same facts.
+    const publish = start(PUBLISH, ['--rebuild']);
+    expect(await publish.exited).toBe(4);
+    expect(publish.stderr()).toContain(`in use by process ${server.child.pid}`);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
