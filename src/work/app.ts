@@ -280,12 +280,15 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 'http.not_found'));
 
+  // The web client's static files (ui/serve-client.ts) are served under this prefix.
+  const assetsPrefix = `${config.uiPath === '/' ? '' : config.uiPath}/assets/`;
+
   app.setErrorHandler((err: { code?: string; statusCode?: number }, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'http.body_too_large');
     // The static files' refusals (a path leaving assets/ is 403, a NUL byte 400): the client's
     // mistake, answered like any path where nothing is served; logged at info, without a stack.
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
+    if (status >= 400 && status < 500 && request.routeOptions.url?.startsWith(assetsPrefix)) {
       request.log.info({ status, code: err.code ?? null, url: request.url }, 'request refused');
       return status === 400
         ? sendError(reply, 'http.malformed_request', 'The request path is not a valid file path')
