@@ -45,6 +45,10 @@ function lockedMessage(lockFile: string, owner: LockOwner | undefined, sameHost:
     lines.push(
       `That process runs on another host, so this one cannot tell whether it is alive: if it is not, delete ${lockFile}.`,
     );
+  } else if (owner) {
+    lines.push(
+      `Lock file: ${lockFile} (if process ${owner.pid} is not that command any more, its pid was reused after a crash: delete the file).`,
+    );
   } else {
     lines.push(`Lock file: ${lockFile}`);
   }
