@@ -145,9 +145,40 @@ describe.each(workEngineCases())('device cookie ($engine)', (engine) => {
     // The pair, address and username rules saw none of it: without the cookie ana logs in from
     // an address she never used.
     expect((await login('ana', 'ana password', '10.22.0.1')).status).toBe(200);
-    // The device's lock ends after 15 minutes.
-    work.clock.advance(15 * MINUTE + 1000);
+    // The sessions widget shows the lock without the cookie's nonce; unlocking ana lifts it.
+    const root = work.browser();
+    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    const widget = (action?: string, options?: Record<string, unknown>) =>
+      root.post(
+        action
+          ? {
+              dd_api: 'dd_area_maintenance_api',
+              action: 'widget_request',
+              source: { model: 'sessions', action },
+              options,
+            }
+          : { dd_api: 'dd_area_maintenance_api', action: 'get_widget_value', source: { model: 'sessions' } },
+      );
+    const locks = (await widget()).body.data.login_locks;
+    expect(locks).toContainEqual(
+      expect.objectContaining({ scope: 'device', username: 'ana', address: null, failures: 10 }),
+    );
+    expect(JSON.stringify(locks)).not.toContain(cookie.split('.')[1]);
+    expect((await widget('unlock_login', { username: 'ana' })).status).toBe(200);
     expect((await login('ana', 'ana password', '10.21.0.99', cookie)).status).toBe(200);
+  });
+
+  it('lets a device locked by its own limit in again after 15 minutes', async () => {
+    const cookie = deviceCookieOf(
+      (await login('ana', 'ana password', '10.23.0.1')).headers,
+      deviceCookieName('ana'),
+    );
+    for (let i = 0; i < LOGIN_THROTTLE.deviceMaxFailures; i++) {
+      expect((await login('ana', `guess ${i}`, '10.23.0.1', cookie)).status).toBe(401);
+    }
+    expect((await login('ana', 'ana password', '10.23.0.1', cookie)).status).toBe(429);
+    work.clock.advance(15 * MINUTE + 1000);
+    expect((await login('ana', 'ana password', '10.23.0.1', cookie)).status).toBe(200);
   });
 });
 
