@@ -13,6 +13,7 @@ import { asProblem, installErrorHandling, sendProblem } from './http/error-handl
 import { MethodGuard } from './http/method-guard.js';
 import { requestIdMinter } from './http/request-id.js';
 import { MAX_PARAM_LENGTH } from './operations/operation-router.js';
+import { ProblemError } from './problems.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { browseRoutes } from './routes/browse-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
@@ -25,6 +26,12 @@ import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import type { PublicationContext } from './services/context.js';
 import { v1Routes } from './v1/v1-routes.js';
+
+/** An HTTP/1.1 request must name its host (RFC 9112, section 3.2). */
+function missingHost(): ProblemError {
+  const detail = 'an HTTP/1.1 request must carry a Host header';
+  return new ProblemError('bad-request', detail, [{ name: 'Host', in: 'header', detail }]);
+}
 
 export async function buildPublicationApp(ctx: PublicationContext): Promise<FastifyInstance> {
   const level = ctx.config.logLevel;
@@ -44,8 +51,20 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
     // Refusals of Node's parser (431, 400, 408) have no request yet; still a problem+json.
     clientErrorHandler,
+    // Node would answer an HTTP/1.1 request without Host itself (400, empty body); the first
+    // hook below answers it with a problem instead.
+    http: { requireHostHeader: false },
   });
   app.decorate('ctx', ctx);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      request.log.info({ status: 400 }, 'HTTP/1.1 request without Host refused');
+      reply.header('X-Request-Id', request.id).header('Connection', 'close');
+      sendProblem(request, reply, missingHost());
+      return;
+    }
+    done();
+  });
 
   const guard = new MethodGuard();
   app.addHook('onRoute', (route) => guard.add(route.method, route.url));

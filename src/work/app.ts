@@ -6,10 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
+import { setDeviceCookie } from './auth/device-cookie.js';
 import type { PermissionsEngine } from './auth/permissions.js';
 import {
   type CookieScope,
@@ -43,6 +49,8 @@ export interface WorkAppDeps {
   permissions: PermissionsEngine;
   /** Publishing (dd_diffusion_api.diffuse); absent: that action answers diffusion.not_configured. */
   publisher?: Publisher;
+  /** The device cookie's HMAC key: WORK_DEVICE_COOKIE_SECRET or the database's (server.ts). */
+  deviceCookieSecret: string;
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -53,6 +61,29 @@ const RQO_BODY_LIMIT = 4 * 1024 * 1024;
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
+
+/**
+ * `application/json` with no charset or charset=utf-8 (any case, quoted or not); other parameters
+ * are ignored. Anything else, no Content-Type included, is not an RQO.
+ */
+export function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = '', ...params] = contentType.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+const MULTIPART = /^\s*multipart\/form-data\s*(;|$)/i;
 
 /** PostgreSQL's deadlock_detected and serialization_failure (also raised by PGlite). */
 const CONCURRENCY_ABORTS = new Set(['40P01', '40001']);
@@ -87,6 +118,9 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     // Refusals before routing answer the envelope too: the HTTP parser's (431, malformed
     // request line) here, the router's (malformed percent-encoding) in frameworkErrors.
     clientErrorHandler,
+    // Node would answer an HTTP/1.1 request without Host itself (400, empty body); the hook
+    // below answers it with the envelope instead.
+    http: { requireHostHeader: false },
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'http.malformed_request');
@@ -94,11 +128,19 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       return sendError(reply, 'internal.unexpected');
     },
   });
+  // First hook of all: no route, static file or error handler sees a request without Host.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('X-Request-Id', request.id).header('Connection', 'close');
+      request.log.info({ answer: 'http.missing_host' }, 'HTTP/1.1 request without Host refused');
+      return sendError(reply, 'http.missing_host');
+    }
+  });
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();
 
-  // The dispatcher parses the body itself, so malformed JSON is its registered refusal and any
-  // content type a browser client sends is read the same way.
+  // The dispatcher parses the body itself, so malformed JSON is its registered refusal; only
+  // application/json (UTF-8) gets that far (requireJson below).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   // --- uploads: multipart/form-data bodies are streamed by the upload handler (not bodyLimit) ---
@@ -115,7 +157,21 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     reply.header('X-Request-Id', request.id);
   });
 
-  app.post(config.basePath, async (request, reply) => {
+  // Only JSON (UTF-8) is read as an RQO, so a cross-site HTML form (text/plain, urlencoded)
+  // cannot post one, login included; multipart goes to the upload handler (session and CSRF
+  // header first). Checked before the body is read.
+  const requireJson = async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = request.headers['content-type'];
+    if (isJsonUtf8(type) || (type !== undefined && MULTIPART.test(type))) return;
+    request.log.info(
+      { content_type: request.headers['content-type'] ?? null, answer: 'http.unsupported_media_type' },
+      'RQO refused: not application/json',
+    );
+    reply.header('Connection', 'close');
+    return sendError(reply, 'http.unsupported_media_type');
+  };
+
+  app.post(config.basePath, { onRequest: requireJson }, async (request, reply) => {
     const raw = typeof request.body === 'string' ? request.body : '';
     const scope: CookieScope = { path: config.basePath, secure: request.protocol === 'https' };
     const applyCookie = (change: SessionCookieChange | undefined) => {
@@ -145,6 +201,8 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           .send(successEnvelope(request.id, result.data, session ? { csrf_token: session.csrfToken } : {}));
       }
       // --- end uploads ---
+      // Whatever the onRequest check let through that is not multipart must be JSON.
+      if (!isJsonUtf8(request.headers['content-type'])) throw new WorkError('http.unsupported_media_type');
       const result = await dispatchRqo(
         deps.actions,
         raw,
@@ -163,11 +221,19 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           deprecations,
           log: request.log,
           publisher: deps.publisher,
+          cookieHeader: request.headers.cookie,
+          deviceCookieSecret: deps.deviceCookieSecret,
         },
         headerValue(request.headers[CSRF_HEADER]),
         deps.permissions,
       );
       applyCookie(result.sessionCookie);
+      if (result.deviceCookie) {
+        reply.header(
+          'Set-Cookie',
+          setDeviceCookie(result.deviceCookie.name, result.deviceCookie.value, scope),
+        );
+      }
       // Every answer of a session carries its CSRF token (the stock client refreshes it from
       // each envelope); login brings the new session's own, quit ends the session.
       const extensions =
@@ -214,8 +280,20 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 'http.not_found'));
 
+  // The web client's static files (ui/serve-client.ts) are served under this prefix.
+  const assetsPrefix = `${config.uiPath === '/' ? '' : config.uiPath}/assets/`;
+
   app.setErrorHandler((err: { code?: string; statusCode?: number }, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'http.body_too_large');
+    // The static files' refusals (a path leaving assets/ is 403, a NUL byte 400): the client's
+    // mistake, answered like any path where nothing is served; logged at info, without a stack.
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500 && request.routeOptions.url?.startsWith(assetsPrefix)) {
+      request.log.info({ status, code: err.code ?? null, url: request.url }, 'request refused');
+      return status === 400
+        ? sendError(reply, 'http.malformed_request', 'The request path is not a valid file path')
+        : sendError(reply, 'http.not_found');
+    }
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 'internal.unexpected');
   });

@@ -26,7 +26,11 @@ const envSchema = z.object({
   TRUST_PROXY: listVar('TRUST_PROXY'),
   WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
   WORK_SWEEP_INTERVAL_SECONDS: intVar('WORK_SWEEP_INTERVAL_SECONDS', 600, 0, 7 * 24 * 3600),
+  WORK_DEVICE_COOKIE_SECRET: stringVar('WORK_DEVICE_COOKIE_SECRET'),
 });
+
+/** The device cookie's HMAC key, when given, must be at least this long (32 random bytes in hex). */
+export const DEVICE_COOKIE_SECRET_MIN_LENGTH = 32;
 
 export type WorkDatabase =
   | { engine: 'postgres'; url: string; poolMax: number }
@@ -54,6 +58,11 @@ export interface WorkConfig {
   uiPath: string;
   /** How often the sweep (maintenance/sweep.ts) runs; 0: only when asked from the widget. */
   sweepIntervalSeconds: number;
+  /**
+   * The HMAC key of the device cookie (auth/device-cookie.ts); absent: one generated at the first
+   * start and kept in the database, so restarts and every instance on it agree.
+   */
+  deviceCookieSecret?: string;
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -107,6 +116,12 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     const problem = proxyEntryProblem(entry);
     if (problem) problems.push(`TRUST_PROXY item ${problem}`);
   }
+  const deviceSecret = e.WORK_DEVICE_COOKIE_SECRET;
+  if (deviceSecret !== undefined && deviceSecret.length < DEVICE_COOKIE_SECRET_MIN_LENGTH) {
+    problems.push(
+      `WORK_DEVICE_COOKIE_SECRET must have at least ${DEVICE_COOKIE_SECRET_MIN_LENGTH} characters (for example \`openssl rand -hex 32\`), or be unset to have one generated and kept in the database`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(e.WORK_DATA_DIR);
   return {
@@ -124,5 +139,6 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     trustProxy: e.TRUST_PROXY ?? [],
     uiPath,
     sweepIntervalSeconds: e.WORK_SWEEP_INTERVAL_SECONDS,
+    ...(deviceSecret !== undefined ? { deviceCookieSecret: deviceSecret } : {}),
   };
 }

@@ -55,6 +55,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'permissions_version',
       'publish_watermarks',
       'schema_migrations',
+      'server_secrets',
       'sessions',
     ]);
     const matrixColumns = await db.query<{ column_name: string; data_type: string }>(

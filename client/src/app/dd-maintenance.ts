@@ -31,7 +31,7 @@ interface SessionRow {
 }
 
 interface LoginLockRow {
-  scope: 'pair' | 'address' | 'username';
+  scope: 'pair' | 'address' | 'username' | 'device';
   username: string | null;
   address: string | null;
   failures: number;
@@ -339,7 +339,9 @@ export class DdMaintenance extends LitElement {
         ? `address ${l.address}`
         : l.scope === 'pair'
           ? `${l.username} from ${l.address}`
-          : `${l.username} from new addresses`;
+          : l.scope === 'device'
+            ? `${l.username} on one trusted browser`
+            : `${l.username} from new addresses`;
     return html`${
       v.sessions.length === 0
         ? html`<p class="muted">No open sessions.</p>`

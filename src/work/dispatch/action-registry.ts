@@ -37,6 +37,10 @@ export interface ActionContext {
   permissions: RequestPermissions;
   /** Publishing to the publication targets (dd_diffusion_api); absent when not configured. */
   publisher?: Publisher;
+  /** The request's Cookie header (login reads the device cookie from it). */
+  cookieHeader: string | undefined;
+  /** The device cookie's HMAC key (auth/device-cookie.ts). */
+  deviceCookieSecret: string;
 }
 
 /** What the route hands the dispatcher: everything but the RQO and the request's permissions. */
@@ -52,6 +56,8 @@ export interface ActionResult {
   notices?: Notice[];
   /** Only login and quit use this; the token never goes into the body. */
   sessionCookie?: SessionCookieChange;
+  /** Only login: the device cookie to set (auth/device-cookie.ts). */
+  deviceCookie?: { name: string; value: string };
 }
 
 export interface ActionDefinition {

@@ -13,6 +13,8 @@ export const ERROR_CATEGORIES = {
   // Only the RQO endpoint asked with another method than POST (with Allow: POST).
   method_not_allowed: 405,
   conflict: 409,
+  // Only an RQO sent with another content type than application/json (UTF-8).
+  unsupported_media_type: 415,
   rate_limit: 429,
   unavailable: 503,
   internal: 500,
@@ -77,6 +79,19 @@ export const ERROR_REGISTRY = {
     label_key: 'error_http_request_timeout',
     retryable: true,
     message: 'The request did not arrive within the time this server waits for it',
+  },
+  'http.missing_host': {
+    category: 'validation',
+    label_key: 'error_http_missing_host',
+    retryable: false,
+    message: 'An HTTP/1.1 request must carry a Host header',
+  },
+  'http.unsupported_media_type': {
+    category: 'unsupported_media_type',
+    label_key: 'error_http_unsupported_media_type',
+    retryable: false,
+    message:
+      'RQOs are sent as Content-Type: application/json (UTF-8; a charset other than utf-8 is refused); uploads as multipart/form-data',
   },
   'http.not_found': {
     category: 'not_found',
