@@ -30,7 +30,7 @@ const envSchema = z.object({
   DB_SQLITE_DIR: stringVarOr('DB_SQLITE_DIR', './data/publication'),
   DB_SQLITE_WORKERS: intVar('DB_SQLITE_WORKERS', Math.min(4, Math.max(2, availableParallelism())), 1, 64),
   // better-sqlite3 builds SQLite with a 16 MB page cache per connection, and each worker holds
-  // one per database: 8 MB halved that memory with no measurable cost (BENCHMARKS.md).
+  // one per database: 8 MB halved that memory with no measurable cost (docs/benchmarks.md).
   DB_SQLITE_CACHE_MB: intVar('DB_SQLITE_CACHE_MB', 8, 1, 4096),
   MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
   API_KEYS: z.string().optional(),
