@@ -105,7 +105,7 @@ const LIST_BODY = JSON.stringify({
   sqo: LIST_SQO,
 });
 
-/** The stock client's lock focus on the title (STOCK-CLIENT-SHAPES.md step 17). */
+/** The stock client's lock focus on the title (as the stock Dédalo client sends it). */
 const FOCUS_TIPO = 'oh16';
 const focusBody = (sectionId: number) =>
   JSON.stringify({
@@ -120,7 +120,7 @@ const focusBody = (sectionId: number) =>
     },
   });
 
-/** The stock client's save of the code (STOCK-CLIENT-SHAPES.md step 7, editing item 1). */
+/** The stock client's save of the code (as the stock Dédalo client sends it). */
 const SAVE_TIPO = 'oh14';
 const saveBody = (sectionId: number, text: string) =>
   JSON.stringify({

@@ -1,7 +1,7 @@
 /**
  * Every environment variable of the publication API, validated once at start. An invalid or
  * empty value is a ConfigError naming the variable; nothing falls back silently.
- * README's configuration table documents the same list (keep them together).
+ * docs/configuration.md documents the same list (keep them together).
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';

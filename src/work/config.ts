@@ -1,7 +1,7 @@
 /**
  * Every environment variable of the work API, validated once at start. An invalid or empty value
- * is a ConfigError naming the variable; nothing falls back silently. The README's "Work API"
- * section lists the same variables (keep them together).
+ * is a ConfigError naming the variable; nothing falls back silently. docs/configuration.md
+ * lists the same variables (keep them together).
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';

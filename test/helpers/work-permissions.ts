@@ -1,6 +1,6 @@
 /**
  * Writes the users, profiles, projects and records the permissions suites need, straight through
- * the store (the save path does not exist yet), in the shapes WORK-MODEL.md fixes.
+ * the store (the save path does not exist yet), in the shapes docs/ontology.md describes.
  */
 
 import { hashPassword } from '../../src/work/auth/password-hash.js';

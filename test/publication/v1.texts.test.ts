@@ -78,7 +78,7 @@ describe.each(engineCases())('v1 text actions on $engine', (c) => {
     });
   });
 
-  it('lists bibliography rows in the request language, all of them with the default limit 0 (spec 5.13, fixed)', async () => {
+  it('lists bibliography rows in the request language, all of them with the default limit 0 (fixed; docs/publication-v1.md)', async () => {
     const res = await v1('bibliography_rows', {
       ar_fields: 'section_id,title',
       lang: 'lg-spa',

@@ -163,7 +163,7 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
     expect(unmapped.json.msg).toMatch(/^Error\. Invalid section tipo/);
   });
 
-  it('returns parents nearest first, recursive by default (spec 5.18, kept)', async () => {
+  it('returns parents nearest first, recursive by default (kept; docs/publication-v1.md)', async () => {
     const leaf = themes.find(
       (t) =>
         parentOf(t.parent) !== '' &&
@@ -177,7 +177,7 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
     expect(near.json.result.map((r: { term_id: string }) => r.term_id)).toEqual([parent]);
   });
 
-  it('autocompletes on substrings (spec 5.22, kept), simple or full', async () => {
+  it('autocompletes on substrings (kept; docs/publication-v1.md), simple or full', async () => {
     const q = themes[0]!.term.slice(1, 4).toLowerCase();
     const res = await v1('thesaurus_autocomplete', { q, lang: 'lg-spa', table: 'ts_themes' });
     const want = themes.filter((t) => t.term.toLowerCase().includes(q)).map((t) => t.term);

@@ -1,7 +1,7 @@
 /**
  * dd_core_api.read and the context actions over HTTP, on PGlite and PostgreSQL: section lists and
- * edit reads shaped as the stock client reads them (STOCK-CLIENT-SHAPES.md steps 5, 6, 9, 12,
- * 16), portal targets resolved one level, translatable slices, permissions (levels, project
+ * edit reads shaped as the stock client reads them (the bodies test/work/stock-client.http.test.ts
+ * replays), portal targets resolved one level, translatable slices, permissions (levels, project
  * scope), passwords never read, and a fixed number of statements per page whatever its size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,8 +2,8 @@
  * dd_core_api.save over HTTP on both engines: every change action on a literal, a translatable
  * literal, a relation and a date; validation refusals that write nothing; history and activity
  * rows per save; observers (computed full name, parent/children mirrors); concurrent saves; a
- * failure injected inside the transaction; the stock client's bodies (STOCK-CLIENT-SHAPES.md
- * steps 7, 8, 11, 13, 14).
+ * failure injected inside the transaction; the stock client's save bodies (as
+ * test/work/stock-client.http.test.ts replays them).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -104,7 +104,7 @@ export class MariadbDriver implements Driver {
       // failure; ours are mapped to problems by kind, and the capture cost showed in profiles.
       trace: false,
     });
-    // Defence in depth beside the read-only database user the README asks for.
+    // Defence in depth beside the read-only database user docs/deployment.md asks for.
     pool.on('connection', (conn) => {
       conn.query('SET SESSION TRANSACTION READ ONLY');
     });

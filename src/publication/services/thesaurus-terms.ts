@@ -3,7 +3,7 @@
  * column whose indexation locators name the record (and tag, and component, when given).
  *
  * Locators are compared as parsed JSON, never as text: key order and string-vs-number ids vary
- * between publications (PUBLICATION-CONVENTIONS.md). Rather than searching JSON text in SQL,
+ * between publications (docs/publishing.md). Rather than searching JSON text in SQL,
  * each thesaurus table is read once (in bounded pages), its locators parsed and indexed by the
  * record they name, and kept for a short time like the schema (IndexationCache); a lookup is
  * then a map access plus the exact locator comparison below.

@@ -1,5 +1,5 @@
 /**
- * The inline tag grammar of published transcriptions and long texts (PUBLICATION-CONVENTIONS.md):
+ * The inline tag grammar of published transcriptions and long texts (docs/publishing.md):
  * finds every tag with its kind, its [start, end) offsets in the stored text and the values the
  * API needs (timecodes, index ids, page numbers, speakers). Everything else the text module does
  * (plain text, pages, timecodes, speakers, passages) starts from this one scan.

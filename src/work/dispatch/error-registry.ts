@@ -104,7 +104,7 @@ export const ERROR_REGISTRY = {
     label_key: 'error_http_method_not_allowed',
     retryable: false,
     message:
-      'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see the README, "Work API")',
+      'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see docs/work-api.md)',
   },
   'auth.not_logged': {
     category: 'auth',

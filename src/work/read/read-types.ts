@@ -1,5 +1,5 @@
 /**
- * The shapes a read answers (DEDALO-WORK-REFERENCE.md 3.1): context entries (`typo: 'ddo'`)
+ * The shapes a read answers (docs/work-api.md): context entries (`typo: 'ddo'`)
  * describing each element shown, and data items holding each record's component values.
  */
 

@@ -1,5 +1,5 @@
 /**
- * One component save inside the caller's transaction (DEDALO-WORK-REFERENCE.md 3.8): lock the
+ * One component save inside the caller's transaction (docs/work-api.md): lock the
  * record row, apply `changed_data` to the component's current value, check every new locator
  * against the database in one query per table, write the component, its history row, the
  * observers (computed components, inverse parent/children references, each with its own history

@@ -20,7 +20,7 @@
 import { MATRIX_TABLES } from '../store/matrix-tables.js';
 import type { Migration } from '../store/migrations.js';
 
-/** The component whose values are never indexed (component_password, WORK-MODEL.md). */
+/** The component whose values are never indexed (component_password). */
 const PASSWORD_TIPO = 'dd133';
 
 /** Items of one component value (`c.value`), or none when it is not an array. */

@@ -15,7 +15,7 @@ export interface Migration {
 
 /**
  * A matrix table: one row per record, component data as JSONB keyed by component tipo, grouped
- * by value type (WORK-MODEL.md "Storage"). The GIN index on `relation` serves the inverse
+ * by value type (docs/ontology.md). The GIN index on `relation` serves the inverse
  * reference lookups ("who points at this record") that delete and `sqo.mode: related` need.
  */
 function matrixTable(name: string): string[] {

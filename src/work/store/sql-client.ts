@@ -24,7 +24,7 @@ export interface SqlClient extends SqlQueryable {
   readonly engine: SqlEngine;
   /**
    * Runs `fn` inside BEGIN ... COMMIT on one connection; a throw rolls back and rethrows. Every
-   * multi-statement write goes through here (WORK-MODEL.md: counter + insert is one transaction).
+   * multi-statement write goes through here (counter + insert is one transaction).
    */
   transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R>;
   close(): Promise<void>;

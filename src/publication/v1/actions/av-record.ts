@@ -1,7 +1,7 @@
 /**
  * One v1 "audiovisual record" read once and analysed: its row (AV_TABLE, one language), the
  * tagged transcription, the media asset, the time line, and the fragment of any index tag
- * computed from them without further statements (spec 3.0 "Fragment object"). Shared by
+ * computed from them without further statements (docs/publication-v1.md). Shared by
  * reel_fragments_of_type, full_reel, thesaurus_indexation_node and thesaurus_video_view_data.
  */
 import type { Row, TableInfo } from '../../db/types.js';
@@ -33,7 +33,7 @@ export interface AvRecord {
   video: string | null;
   image: string | null;
   timeline: Timeline;
-  /** Fragments of the restricted passages (spec 3.0), null when no restricted term is set. */
+  /** Fragments of the restricted passages (docs/publication-v1.md), null when no restricted term is set. */
   restricted: Record<string, unknown>[] | null;
 }
 

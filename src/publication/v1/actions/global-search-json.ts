@@ -1,5 +1,5 @@
 /**
- * global_search_json (alias global_search_mdcat, spec 3.22): the JSON search of the
+ * global_search_json (alias global_search_mdcat, docs/publication-v1.md): the JSON search of the
  * `global_search` table that MDCat-style websites send as one `json_search` string
  * `{database, lang, query, filters, pagination:{limit, offset}, sort:{name, direction}}`.
  * Every filter name maps to a kind of condition on the column of that name; values are bound

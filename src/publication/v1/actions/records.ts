@@ -1,5 +1,5 @@
 /**
- * `records` (spec 3.1): the generic table query, built from the parsed fragments (sql-subset.ts)
+ * `records` (docs/publication-v1.md): the generic table query, built from the parsed fragments (sql-subset.ts)
  * into neutral SelectQuery objects and run through the request's driver, then portals and
  * relations resolved (portals.ts). Several tables are queried one by one and merged in memory
  * with the same order and paging a UNION ALL would give.

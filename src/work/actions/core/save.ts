@@ -1,7 +1,6 @@
 /**
  * `dd_core_api.save`: applies `data.changed_data` to one component of one record and answers the
- * refreshed component (`{context, data}`, as a component read) (DEDALO-WORK-REFERENCE.md 3.8,
- * WORK-MODEL.md "Wire details" and "Interoperability").
+ * refreshed component (`{context, data}`, as a component read) (docs/work-api.md).
  *
  * Order: fields type-checked -> section and component known -> section writable (dd542 never)
  * -> level >= 2 on (section_tipo, tipo), record exists, record in the caller's projects ->
