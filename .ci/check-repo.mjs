@@ -60,6 +60,29 @@ const OUTSIDE = [
 ];
 const shipped = new Set(files.map((f) => f.split('/').pop()));
 
+/** The anchors of a markdown file's headings, as GitHub makes them (duplicates get -1, -2, ...). */
+const anchorCache = new Map();
+function anchorsOf(file) {
+  if (anchorCache.has(file)) return anchorCache.get(file);
+  const anchors = new Set();
+  const seen = new Map();
+  let fenced = false;
+  for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const h = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!h) continue;
+    const base = h[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  anchorCache.set(file, anchors);
+  return anchors;
+}
+
 for (const f of files) {
   if (!TEXT.test(f) || SELF.has(f)) continue;
   const text = readFileSync(join(root, f), 'utf8');
@@ -85,14 +108,22 @@ for (const f of files) {
       const prose = line.replace(/`[^`]*`/g, '');
       for (const m of prose.matchAll(/\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
         const target = m[1];
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        if (target.startsWith('#')) {
+          if (!anchorsOf(f).has(target.slice(1))) problem(f, i + 1, `links to a missing heading: ${target}`);
+          continue;
+        }
         const path = decodeURIComponent(target.split('#')[0].split('?')[0]);
         const resolved = normalize(join(dirname(f), path))
           .replace(/\\/g, '/')
           .replace(/\/$/, '');
         const rel = relative('.', resolved).replace(/\\/g, '/');
+        const anchor = target.includes('#') ? target.slice(target.indexOf('#') + 1) : '';
         if (rel.startsWith('..')) problem(f, i + 1, `links outside the repository: ${target}`);
         else if (!exists(rel === '.' ? '' : rel)) problem(f, i + 1, `links to a missing file: ${target}`);
+        else if (anchor !== '' && rel.endsWith('.md') && !anchorsOf(rel).has(anchor)) {
+          problem(f, i + 1, `links to a missing heading: ${target}`);
+        }
       }
     });
   }
