@@ -5,7 +5,8 @@
  *   absolute path of a machine (a home, root or build directory), or a document the repository
  *   does not ship (an UPPER-CASE.md name or a docs/*.md path that does not exist here, or the
  *   specification files the code was once written against);
- * - tracked run-time files: `*.pid`, `*.log`, a `data/` folder;
+ * - tracked run-time files: `*.pid`, `*.log`, the `data/` folder npm start creates (at the top, or
+ *   any `data/work/` or `data/publication/`);
  * - a NOTICE.md that does not list the production dependency tree of package-lock.json (and the
  *   packages the web client bundles): run `npm run notice`.
  * Files are the ones git tracks plus new files not ignored, so a check before `git add` sees them.
@@ -39,7 +40,7 @@ const exists = (path) => path === '' || fileSet.has(path) || dirSet.has(path);
 
 // Run-time files.
 for (const f of files) {
-  if (/\.pid$/.test(f) || /\.log$/.test(f) || /(^|\/)data\//.test(f)) {
+  if (/\.pid$/.test(f) || /\.log$/.test(f) || /^data\/|(^|\/)data\/(work|publication)\//.test(f)) {
     problem(f, 0, 'a run-time file is tracked (remove it and keep it in .gitignore)');
   }
 }
