@@ -6,6 +6,7 @@
  * `health` never shadows `/health`.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
 import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installEdgeHooks } from './http/edge-hooks.js';
@@ -39,6 +40,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // Headers, whole request, silent socket, idle keep-alive (common/http-timeouts.ts).
+    ...fastifyTimeoutOptions(ctx.config.http),
     // Malformed URLs, over-long path segments and unparsable bodies are the client's fault:
     // answer with a problem.
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
