@@ -201,6 +201,21 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'A request with this idempotency_key is still running; retry shortly',
   },
+  // The database, not the request (store/db-faults.ts, docs/timeouts-and-faults.md). Both come
+  // with Retry-After.
+  'db.unavailable': {
+    category: 'unavailable',
+    label_key: 'error_db_unavailable',
+    retryable: true,
+    message: 'The database cannot be reached right now; retry after the time in Retry-After',
+  },
+  'db.timeout': {
+    category: 'unavailable',
+    label_key: 'error_db_timeout',
+    retryable: true,
+    message:
+      'The request did not finish within the time this server allows (WORK_REQUEST_TIMEOUT_MS); a write may or may not have been applied: retry after Retry-After with the same idempotency_key',
+  },
   'internal.unexpected': {
     category: 'internal',
     label_key: 'error_internal_unexpected',

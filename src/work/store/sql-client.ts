@@ -20,12 +20,20 @@ export interface SqlQueryable {
   ): Promise<SqlResult<T>>;
 }
 
+export interface TransactionOptions {
+  /**
+   * No time limits (statement, lock, client-side): schema migrations at start only, which may
+   * legitimately run longer than any request is allowed to.
+   */
+  unlimited?: boolean;
+}
+
 export interface SqlClient extends SqlQueryable {
   readonly engine: SqlEngine;
   /**
    * Runs `fn` inside BEGIN ... COMMIT on one connection; a throw rolls back and rethrows. Every
    * multi-statement write goes through here (WORK-MODEL.md: counter + insert is one transaction).
    */
-  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options?: TransactionOptions): Promise<R>;
   close(): Promise<void>;
 }
