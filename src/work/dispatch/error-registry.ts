@@ -12,6 +12,8 @@ export const ERROR_CATEGORIES = {
   not_found: 404,
   // Only the RQO endpoint asked with another method than POST (with Allow: POST).
   method_not_allowed: 405,
+  // The client did not send its request in time (headers or body); retry on a new connection.
+  request_timeout: 408,
   conflict: 409,
   rate_limit: 429,
   unavailable: 503,
@@ -59,7 +61,7 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The request body is too large',
   },
-  // Refusals of the HTTP parser, before any request exists (there is no 431 or 408 category).
+  // Refusals of the HTTP parser, before any request exists (there is no 431 category).
   'http.headers_too_large': {
     category: 'validation',
     label_key: 'error_http_headers_too_large',
@@ -73,7 +75,7 @@ export const ERROR_REGISTRY = {
     message: 'The request is not valid HTTP/1.1 (raw non-ASCII bytes in the URL must be percent-encoded)',
   },
   'http.request_timeout': {
-    category: 'validation',
+    category: 'request_timeout',
     label_key: 'error_http_request_timeout',
     retryable: true,
     message: 'The request did not arrive within the time this server waits for it',
