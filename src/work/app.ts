@@ -170,6 +170,8 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'http.malformed_request');
+      // A path segment longer than the router takes: no such resource here.
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'http.not_found');
       request.log.error({ err }, 'unexpected framework error');
       return sendError(reply, 'internal.unexpected');
     },
@@ -333,6 +335,12 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.setErrorHandler((err: { code?: string; statusCode?: number }, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'http.body_too_large');
+    // Fastify's own refusals of the client's request (a Content-Type that is not a media type,
+    // a bad Content-Length...) are the client's fault, not ours.
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      request.log.info({ code: err.code }, 'malformed request');
+      return sendError(reply, 'http.malformed_request', `The request was refused: ${(err as Error).message}`);
+    }
     const refusal = asDbRefusal(err);
     if (refusal) {
       request.log.warn({ err }, 'database unavailable or too slow');
