@@ -22,8 +22,9 @@ export interface SqlQueryable {
 
 export interface TransactionOptions {
   /**
-   * No time limits (statement, lock, client-side): schema migrations at start only, which may
-   * legitimately run longer than any request is allowed to.
+   * No time limits (statement, lock, idle in transaction, client-side): schema migrations at
+   * start, and the publish lock held through a publish run (publish/target-lock.ts), which may
+   * legitimately last longer than any request is allowed to.
    */
   unlimited?: boolean;
 }
