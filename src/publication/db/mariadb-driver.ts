@@ -171,7 +171,8 @@ export class MariadbDriver implements Driver {
       throw err;
     });
     try {
-      const flavor = await within(this.detectFlavorOn(conn), Math.max(1, deadline - Date.now()), stalled);
+      const flavor =
+        this.flavor ?? (await within(this.detectFlavorOn(conn), Math.max(1, deadline - Date.now()), stalled));
       const [rows] = await within(
         conn.execute(
           withTimeLimit(sql, Math.max(1, deadline - Date.now() - CLIENT_GRACE_MS), flavor),
