@@ -198,7 +198,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     // A body that is not an upload must have arrived within WORK_HTTP_BODY_TIMEOUT_MS (counted
     // from the end of the headers); Node's own whole-request limit is the longer upload one.
     if (!request.raw.complete && !request.isMultipart()) {
-      request.bodyTimer = setTimeout(answerSlowBody, config.http.requestMs, request, reply);
+      request.bodyTimer = setTimeout(answerSlowBody, config.http.requestMs, request, reply).unref();
     }
     done();
   });

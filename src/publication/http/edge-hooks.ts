@@ -70,7 +70,12 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
    */
   const admit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     openBudget(request, requestTimeoutMs, requestMaxStatements);
-    request.deadlineTimer = setTimeout(answerLate, requestTimeoutMs + DEADLINE_GRACE_MS, request, reply);
+    request.deadlineTimer = setTimeout(
+      answerLate,
+      requestTimeoutMs + DEADLINE_GRACE_MS,
+      request,
+      reply,
+    ).unref();
     done();
   };
 
