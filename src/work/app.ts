@@ -239,6 +239,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     } catch (caught) {
       const refusal = asDbRefusal(caught);
       if (!refusal) throw caught;
+      if (reply.sent) return reply; // answered at the deadline already
       return sendRefusal(reply, refusal);
     }
     try {
@@ -294,6 +295,11 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
         .type('application/json; charset=utf-8')
         .send(successEnvelope(request.id, result.data, extensions, result.notices));
     } catch (caught) {
+      if (reply.sent) {
+        // Answered at the deadline already (withinDeadline); what failed since is only logged.
+        request.log.warn({ err: caught }, 'request failed after its deadline was answered');
+        return reply;
+      }
       // The database broke a deadlock or a serialization conflict between two writers by
       // aborting this one: nothing of it was kept, and a retry can succeed.
       // The database is away or the request ran out of time: a retryable 503 (db-faults.ts).
@@ -301,7 +307,6 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
         ? new WorkError('record.write_conflict')
         : (asDbRefusal(caught) ?? caught);
       if (!(err instanceof WorkError)) throw err;
-      if (reply.sent) return reply;
       applyCookie(undefined);
       return sendRefusal(reply, err, session?.csrfToken);
     }
