@@ -6,6 +6,7 @@
  * `health` never shadows `/health`.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
 import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installEdgeHooks } from './http/edge-hooks.js';
@@ -46,14 +47,14 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // Headers, whole request, silent socket, idle keep-alive, and no Node answer to a missing
+    // Host: the first hook below answers it with a problem (common/http-timeouts.ts).
+    ...fastifyTimeoutOptions(ctx.config.http),
     // Malformed URLs, over-long path segments and unparsable bodies are the client's fault:
     // answer with a problem.
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
     // Refusals of Node's parser (431, 400, 408) have no request yet; still a problem+json.
     clientErrorHandler,
-    // Node would answer an HTTP/1.1 request without Host itself (400, empty body); the first
-    // hook below answers it with a problem instead.
-    http: { requireHostHeader: false },
   });
   app.decorate('ctx', ctx);
   app.addHook('onRequest', (request, reply, done) => {

@@ -17,6 +17,7 @@ describe('error registry', () => {
       permission: 403,
       not_found: 404,
       method_not_allowed: 405,
+      request_timeout: 408,
       conflict: 409,
       unsupported_media_type: 415,
       rate_limit: 429,

@@ -74,6 +74,7 @@ export async function dispatchRqo(
       throw new WorkError('auth.csrf_failed');
     }
   }
+  if (action.longRunning) context.unbounded?.();
   const permissions = permissionsEngine.requestScope();
   const run = async (): Promise<ActionResult> => {
     try {

@@ -12,6 +12,8 @@ export const ERROR_CATEGORIES = {
   not_found: 404,
   // Only the RQO endpoint asked with another method than POST (with Allow: POST).
   method_not_allowed: 405,
+  // The client did not send its request in time (headers or body); retry on a new connection.
+  request_timeout: 408,
   conflict: 409,
   // Only an RQO sent with another content type than application/json (UTF-8).
   unsupported_media_type: 415,
@@ -61,7 +63,7 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The request body is too large',
   },
-  // Refusals of the HTTP parser, before any request exists (there is no 431 or 408 category).
+  // Refusals of the HTTP parser, before any request exists (there is no 431 category).
   'http.headers_too_large': {
     category: 'validation',
     label_key: 'error_http_headers_too_large',
@@ -75,7 +77,7 @@ export const ERROR_REGISTRY = {
     message: 'The request is not valid HTTP/1.1 (raw non-ASCII bytes in the URL must be percent-encoded)',
   },
   'http.request_timeout': {
-    category: 'validation',
+    category: 'request_timeout',
     label_key: 'error_http_request_timeout',
     retryable: true,
     message: 'The request did not arrive within the time this server waits for it',
@@ -223,6 +225,21 @@ export const ERROR_REGISTRY = {
     label_key: 'error_record_idempotency_in_progress',
     retryable: true,
     message: 'A request with this idempotency_key is still running; retry shortly',
+  },
+  // The database, not the request (store/db-faults.ts, docs/timeouts-and-faults.md). Both come
+  // with Retry-After.
+  'db.unavailable': {
+    category: 'unavailable',
+    label_key: 'error_db_unavailable',
+    retryable: true,
+    message: 'The database cannot be reached right now; retry after the time in Retry-After',
+  },
+  'db.timeout': {
+    category: 'unavailable',
+    label_key: 'error_db_timeout',
+    retryable: true,
+    message:
+      'The request did not finish within the time this server allows (WORK_REQUEST_TIMEOUT_MS); a write may or may not have been applied: retry after Retry-After with the same idempotency_key',
   },
   'internal.unexpected': {
     category: 'internal',

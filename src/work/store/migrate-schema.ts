@@ -16,6 +16,9 @@ export interface MigrationReport {
   version: number;
 }
 
+/** Migrations may run longer than a request may (an index on a large table): no time limits. */
+const MIGRATION_TX = { unlimited: true } as const;
+
 export async function migrateSchema(
   client: SqlClient,
   migrations: readonly Migration[] = MIGRATIONS,
@@ -27,7 +30,7 @@ export async function migrateSchema(
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-  });
+  }, MIGRATION_TX);
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     const ran = await client.transaction(async (tx) => {
@@ -40,7 +43,7 @@ export async function migrateSchema(
         migration.name,
       ]);
       return true;
-    });
+    }, MIGRATION_TX);
     if (ran) applied.push(migration.version);
   }
   const { rows } = await client.query<{ version: number | null }>(
