@@ -9,8 +9,7 @@
  * its place (a client must not be able to lift the operator's filter). A `records` sql_filter
  * equal to it is read the same way (isPublicationFilter).
  */
-import type { Expr } from '../db/expr.js';
-import type { TableInfo } from '../db/types.js';
+import type { Expr, TableInfo } from '../db/types.js';
 import { parseCondition } from './sql-subset.js';
 import { optString, type V1Call } from './v1-call.js';
 

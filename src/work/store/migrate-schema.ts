@@ -4,7 +4,8 @@
  * own transaction under a transaction-scoped advisory lock, so two instances starting at once
  * against one PostgreSQL apply every migration exactly once (the second waits, then sees it done).
  */
-import { MIGRATIONS, type Migration } from './migrations.js';
+import type { Migration } from './migration.js';
+import { MIGRATIONS } from './migrations.js';
 import type { SqlClient } from './sql-client.js';
 
 /** Arbitrary constant shared by every instance: "the work schema is being migrated". */

@@ -6,12 +6,7 @@
  */
 import { SEARCH_INDEX_MIGRATION } from '../search/search-index-migration.js';
 import { MATRIX_TABLES } from './matrix-tables.js';
-
-export interface Migration {
-  version: number;
-  name: string;
-  statements: readonly string[];
-}
+import type { Migration } from './migration.js';
 
 /**
  * A matrix table: one row per record, component data as JSONB keyed by component tipo, grouped

@@ -20,7 +20,20 @@ import { plainSlice } from '../../text/plain-text.js';
 import { buildTimeline, type Timeline, timecodesOfSpan } from '../../text/timecodes.js';
 import { maskText, restrictedTags } from '../restricted.js';
 import { recordRow, tableOf, type V1Call } from '../v1-call.js';
-import { subtitlesUrl } from './av.js';
+
+/** The subtitles URL of a record and window (docs/publication-v1.md); empty or zero bounds are left out. */
+export function subtitlesUrl(
+  call: V1Call,
+  id: number | string,
+  lang: string,
+  tcIn?: number,
+  tcOut?: number,
+): string {
+  let url = `${call.v1.subtitlesUrlBase}?section_id=${id}&lang=${lang}`;
+  if (tcIn) url += `&tc_in=${Math.floor(tcIn)}`;
+  if (tcOut) url += `&tc_out=${Math.ceil(tcOut)}`;
+  return url;
+}
 
 export interface AvRecord {
   id: number;

@@ -20,21 +20,7 @@ import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
 import { shapeRow } from '../v1-rows.js';
-import { fragmentOf, loadAvRecord } from './av-record.js';
-
-/** The subtitles URL of a record and window (docs/publication-v1.md); empty or zero bounds are left out. */
-export function subtitlesUrl(
-  call: V1Call,
-  id: number | string,
-  lang: string,
-  tcIn?: number,
-  tcOut?: number,
-): string {
-  let url = `${call.v1.subtitlesUrlBase}?section_id=${id}&lang=${lang}`;
-  if (tcIn) url += `&tc_in=${Math.floor(tcIn)}`;
-  if (tcOut) url += `&tc_out=${Math.ceil(tcOut)}`;
-  return url;
-}
+import { fragmentOf, loadAvRecord, subtitlesUrl } from './av-record.js';
 
 export interface IndexLocator {
   section_id?: unknown;

@@ -7,8 +7,7 @@
  * is refused, naming it). Its own answer shape: `{total, results}`, `{results:false}` for
  * invalid JSON, `{results:false, error_msg, error_id:1}` for a failed query.
  */
-import type { Expr, ExprOrder } from '../../db/expr.js';
-import type { TableInfo } from '../../db/types.js';
+import type { Expr, ExprOrder, TableInfo } from '../../db/types.js';
 import { parseSearchQuery } from '../../text/search-query.js';
 import { tableOf, type V1Call } from '../v1-call.js';
 import { failureBody, V1Error } from '../v1-errors.js';

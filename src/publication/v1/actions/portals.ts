@@ -7,8 +7,7 @@
  * result more slowly). Portals use the records `lang` when sent, else the request language
  * (upstream kept the first row of any language: docs/publication-v1.md).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition } from '../../db/types.js';
+import type { Condition, Expr } from '../../db/types.js';
 import { parseTags } from '../../text/tag-grammar.js';
 import { publicationFilter } from '../publication-filter.js';
 import { parseCondition } from '../sql-subset.js';

@@ -4,8 +4,7 @@
  * relations resolved (portals.ts). Several tables are queried one by one and merged in memory
  * with the same order and paging a UNION ALL would give.
  */
-import type { Expr, ExprOrder } from '../../db/expr.js';
-import type { Condition, Row, SelectQuery, TableInfo } from '../../db/types.js';
+import type { Condition, Expr, ExprOrder, Row, SelectQuery, TableInfo } from '../../db/types.js';
 import { fragmentCondition, isPublicationFilter } from '../publication-filter.js';
 import { parseCondition, parseFieldList, parseFullSelect, parseGroup, parseOrder } from '../sql-subset.js';
 import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';

@@ -3,8 +3,7 @@
  * page they are on), bibliography_rows (publications ordered by author) and global_search
  * (full-text search in the global_search table).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition } from '../../db/types.js';
+import type { Condition, Expr } from '../../db/types.js';
 import { findFragments } from '../../text/fragments.js';
 import { parseSearchQuery } from '../../text/search-query.js';
 import type { WordTerm } from '../../text/term-matching.js';

@@ -9,8 +9,7 @@
  * (Dédalo's `<tld>_1` root) or, when a tld has several parentless terms, those terms; children
  * and parents search the table of the term's prefix matched exactly (docs/publication-v1.md).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition, Row, TableInfo } from '../../db/types.js';
+import type { Condition, Expr, Row, TableInfo } from '../../db/types.js';
 import { publicationFilter } from '../publication-filter.js';
 import { parseFieldList } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
