@@ -3,7 +3,7 @@
  * the text an indexation tag encloses, or the timed segments that overlap a media window.
  * The caller falls back to the whole text when neither applies (docs/publishing.md).
  */
-import type { Tag } from './tag-grammar.js';
+import type { Tag } from '../../common/text/tag-grammar.js';
 import type { Timeline, TimeMark } from './timecodes.js';
 
 export interface Passage {

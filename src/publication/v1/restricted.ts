@@ -4,8 +4,9 @@
  * search excerpt, full text or subtitle is made from it. All of a record's restricted passages
  * are masked (docs/publication-v1.md: upstream kept only the last one masked), at their own place.
  */
+
+import { parseTags } from '../../common/text/tag-grammar.js';
 import { indexPassage, type Passage } from '../text/passages.js';
-import { parseTags } from '../text/tag-grammar.js';
 import { thesaurusMap } from './thesaurus-tables.js';
 import type { V1Call } from './v1-call.js';
 

@@ -5,7 +5,7 @@
  * closed and reopened across cue breaks; every other tag and mark is dropped. Characters are
  * counted, not bytes (docs/publication-v1.md: multibyte text got shorter cues upstream).
  */
-import { parseTags } from '../text/tag-grammar.js';
+import { parseTags } from '../../common/text/tag-grammar.js';
 
 const LINE_MAX = 144;
 const CUE_SPLIT = 72;

@@ -7,8 +7,9 @@
  * result more slowly). Portals use the records `lang` when sent, else the request language
  * (upstream kept the first row of any language: docs/publication-v1.md).
  */
+
+import { parseTags } from '../../../common/text/tag-grammar.js';
 import type { Condition, Expr } from '../../db/types.js';
-import { parseTags } from '../../text/tag-grammar.js';
 import { publicationFilter } from '../publication-filter.js';
 import { parseCondition } from '../sql-subset.js';
 import { optBool, optLang, optObject, tableOf, type V1Call } from '../v1-call.js';
