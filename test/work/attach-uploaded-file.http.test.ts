@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -47,8 +47,7 @@ describe.each(workEngineCases())('attach_uploaded_file ($engine)', (engine) => {
     base = mkdtempSync(join(tmpdir(), 'workattach-'));
     dataDir = join(base, 'data');
     work = await startTestWorkServer(engine, { WORK_DATA_DIR: dataDir });
-    root = work.browser();
-    await root.login('root', TEST_ROOT_PASSWORD);
+    root = await rootBrowser(work);
   }, 120_000);
 
   afterAll(async () => {

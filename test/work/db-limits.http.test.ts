@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -32,8 +32,7 @@ describe.runIf(workEngineCases().some((e) => e.engine === 'postgres'))(
         WORK_DB_LOCK_TIMEOUT_MS: String(LOCK_MS),
         WORK_REQUEST_TIMEOUT_MS: String(BUDGET_MS),
       });
-      root = work.browser();
-      expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+      root = await rootBrowser(work);
     });
     afterAll(async () => {
       await work?.stop();

@@ -15,6 +15,7 @@ import { type RunningWorkServer, startWorkServer } from '../../src/work/server.j
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser } from '../helpers/work-permissions.js';
 import {
+  rootBrowser,
   startTestWorkServer,
   TEST_ROOT_PASSWORD,
   testClock,
@@ -146,8 +147,7 @@ describe.each(workEngineCases())('device cookie ($engine)', (engine) => {
     // an address she never used.
     expect((await login('ana', 'ana password', '10.22.0.1')).status).toBe(200);
     // The sessions widget shows the lock without the cookie's nonce; unlocking ana lifts it.
-    const root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    const root = await rootBrowser(work);
     const widget = (action?: string, options?: Record<string, unknown>) =>
       root.post(
         action

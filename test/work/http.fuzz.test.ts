@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATEGORIES, ERROR_REGISTRY } from '../../src/work/dispatch/error-registry.js';
 import { type FuzzRequest, fuzzSeed, requestArb, sendAll } from '../helpers/http-fuzz.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { startTestWorkServer, TEST_ROOT_PASSWORD, type WorkServerHandle } from '../helpers/work-server.js';
+import { rootBrowser, startTestWorkServer, type WorkServerHandle } from '../helpers/work-server.js';
 
 const RUNS = 10_000;
 
@@ -81,8 +81,7 @@ describe('HTTP fuzz of the work API (pglite)', () => {
   afterAll(() => work?.stop());
 
   it(`answers ${RUNS} random requests without a 5xx`, async () => {
-    const root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    const root = await rootBrowser(work);
     const cookie = [...root.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const api = new URL(work.server.url).pathname;
     const body = fc.option(

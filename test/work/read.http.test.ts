@@ -13,8 +13,8 @@ import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile, insertProject } from '../helpers/work-permissions.js';
 import { insertRecordValues, locator, text } from '../helpers/work-records.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -146,8 +146,7 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
       profile: 4,
       projects: [1],
     });
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
   });
   afterAll(async () => {
     await work?.stop();
