@@ -7,36 +7,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DirectDb,
   engineCases,
-  type HttpResult,
   rawRequest,
   startTestServer,
   type TestServer,
 } from '../helpers/publication-server.js';
+import { openV1Fixture, V1, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-test-code';
-const V1 = '/publication/server_api/v1';
 
 describe.each(engineCases())('v1 records on $engine', (c) => {
   let s: TestServer;
   let direct: DirectDb;
   let origin: string;
+  let fx: V1Fixture;
 
-  const v1 = (action: string, params: Record<string, string> = {}, withCode = true): Promise<HttpResult> => {
-    const q = new URLSearchParams(withCode ? { code: CODE, ...params } : params);
-    return rawRequest(`${origin}${V1}/json/${action}?${q}`);
-  };
+  const v1 = (action: string, params: Record<string, string> = {}, withCode = true) =>
+    v1Get(s, CODE, action, params, withCode);
   const post = (action: string, body: string, type: string) =>
     rawRequest(`${origin}${V1}/json/${action}`, 'POST', { 'Content-Type': type }, body);
 
   beforeAll(async () => {
-    s = await startTestServer(c, { V1_API_CODE: CODE, V1_API_ENTITY: 'Test archive' });
-    origin = new URL(s.base).origin;
-    direct = await c.openDirect();
+    fx = await openV1Fixture(c, CODE, { V1_API_ENTITY: 'Test archive' });
+    ({ server: s, direct, origin } = fx);
   });
-  afterAll(async () => {
-    await s.close();
-    await direct.close();
-  });
+  afterAll(() => fx.close());
 
   describe('transport', () => {
     it('refuses a missing or wrong code with a bare JSON string and HTTP 200', async () => {
