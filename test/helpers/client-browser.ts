@@ -120,3 +120,9 @@ export async function logIn(page: Page, username = 'root', password = TEST_ROOT_
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Enter' }).click();
 }
+
+/** Chromium launched and a page of the built bundle (openBundlePage): a component-level file's set-up. */
+export async function launchBundlePage(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  return { browser, page: await openBundlePage(browser) };
+}
