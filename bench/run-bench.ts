@@ -3,7 +3,7 @@
  * scenario (bench/scenarios.ts) beside its baseline measured in the same run: the bare driver
  * running the same SQL with the same concurrency and no HTTP, or a bare Fastify server answering
  * 204 (bench/bare-fastify.ts). Prints markdown tables of req/s, p99 and server RSS with the
- * ratios to the baselines and the issue's targets (copied to BENCHMARKS.md).
+ * ratios to the baselines and the issue's targets (copied to docs/benchmarks.md).
  *
  *   npm run bench -- [--fixtures small,100k] [--engines sqlite,mariadb] [--scenarios single,page100]
  *                    [--seconds 10] [--warmup 3] [--connections 50] [--port 3190]

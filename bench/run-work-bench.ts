@@ -10,10 +10,10 @@
  *   against the session lookup, `searchRecords` and `readRecords` (what readSection runs);
  * - save: the stock client's save of oh14 (an `update` of item 1), rotating over records
  *   1..10,000, and once more with every request on the same record, against the session lookup
- *   and, in one `db.transaction`, the row lock (which also proves the record exists),
- *   `writeComponent`, the history row and the activity row: the store functions save-component.ts
- *   calls (the echo is built from the locked row, without a statement), and the check that no
- *   other user holds the component's lock;
+ *   and, in one `db.transaction`, the row lock (which also proves the record exists), the
+ *   history row and the versioned component (`writeVersionedComponent`) and the activity row:
+ *   the store functions save-component.ts calls (the echo is built from the locked row, without
+ *   a statement), and the check that no other user holds the component's lock;
  * - lock focus (the heartbeat a field sends every 45 s while edited): the stock client's
  *   `update_lock_components_state` focus on title oh16, each request on the next record, 16
  *   sessions, against the session lookup, the record's existence and `takeLock`.
@@ -53,9 +53,9 @@ import { parseSqo } from '../src/work/search/parse-sqo.js';
 import { searchRecords } from '../src/work/search/search-records.js';
 import { scopeFor } from '../src/work/search/search-scope.js';
 import { logActivity } from '../src/work/store/activity.js';
-import { recordComponentHistory } from '../src/work/store/history.js';
+import { writeVersionedComponent } from '../src/work/store/component-write.js';
 import { openSqlClient } from '../src/work/store/open-sql-client.js';
-import { lastItemId, readRecord, readRecords, writeComponent } from '../src/work/store/record-rows.js';
+import { lastItemId, readRecord, readRecords } from '../src/work/store/record-rows.js';
 import { type RecordKey, recordExists } from '../src/work/store/records.js';
 import { touchLiveSession } from '../src/work/store/sessions.js';
 import type { SqlClient } from '../src/work/store/sql-client.js';
@@ -105,7 +105,7 @@ const LIST_BODY = JSON.stringify({
   sqo: LIST_SQO,
 });
 
-/** The stock client's lock focus on the title (STOCK-CLIENT-SHAPES.md step 17). */
+/** The stock client's lock focus on the title (as the stock Dédalo client sends it). */
 const FOCUS_TIPO = 'oh16';
 const focusBody = (sectionId: number) =>
   JSON.stringify({
@@ -120,7 +120,7 @@ const focusBody = (sectionId: number) =>
     },
   });
 
-/** The stock client's save of the code (STOCK-CLIENT-SHAPES.md step 7, editing item 1). */
+/** The stock client's save of the code (as the stock Dédalo client sends it). */
 const SAVE_TIPO = 'oh14';
 const saveBody = (sectionId: number, text: string) =>
   JSON.stringify({
@@ -316,24 +316,16 @@ const saveBase =
       const row = await readRecord(tx, table, key, { forUpdate: true });
       if (!row) throw new Error(`save baseline: no record ${key.section_id}`);
       const items = [{ id: 1, lang: 'lg-nolan', value: `baseline ${key.section_id} ${now.getTime()}` }];
-      await writeComponent(
-        tx,
+      await writeVersionedComponent(tx, {
         table,
         key,
-        'string',
-        SAVE_TIPO,
-        items,
-        lastItemId(row, SAVE_TIPO),
-        ROOT_USER_ID,
-        now,
-      );
-      await recordComponentHistory(tx, {
-        key,
+        column: 'string',
         tipo: SAVE_TIPO,
-        lang: 'lg-nolan',
         items,
+        lastId: lastItemId(row, SAVE_TIPO),
+        lang: 'lg-nolan',
         userId: ROOT_USER_ID,
-        when: now,
+        now,
       });
       await logActivity(tx, {
         userId: ROOT_USER_ID,

@@ -10,7 +10,8 @@
  */
 import { TABLE_DEFS } from '../src/demo/index.js';
 import { mariadbSearch, sqliteSearch } from '../src/publication/db/search-sql.js';
-import { buildSelect, type Dialect } from '../src/publication/db/sql-builder.js';
+import { buildSelect } from '../src/publication/db/sql-builder.js';
+import type { Dialect } from '../src/publication/db/types.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import type { RequestPlan } from './ceiling.js';
 

@@ -11,7 +11,8 @@ import {
   sqliteSearch,
   sqliteSearchCount,
 } from '../src/publication/db/search-sql.js';
-import { buildSelect, type Dialect } from '../src/publication/db/sql-builder.js';
+import { buildSelect } from '../src/publication/db/sql-builder.js';
+import type { Dialect } from '../src/publication/db/types.js';
 import { parseSearchQuery } from '../src/publication/text/search-query.js';
 import type { RequestPlan } from './ceiling.js';
 import { type BenchScenario, type Fixture, SEARCH_WORD, stableOrder } from './scenarios.js';

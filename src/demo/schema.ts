@@ -27,7 +27,7 @@ export interface TableDef {
  * has one. Lists are filtered on such a column and sorted by section_id; with the id in the
  * index, SQLite reads a page of a filtered list in order from the index. With `lang` alone it
  * chose the index and sorted every row of the language (300 ms a page at 100k interviews,
- * against 0.8 ms; BENCHMARKS.md). InnoDB appends the primary key to every index anyway.
+ * against 0.8 ms; docs/benchmarks.md). InnoDB appends the primary key to every index anyway.
  */
 export function indexColumns(def: TableDef, column: string): string[] {
   const withId = column !== 'section_id' && def.columns.some((c) => c.name === 'section_id');

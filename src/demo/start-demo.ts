@@ -26,6 +26,7 @@ import { createPublisher } from '../publish/publisher.js';
 import { loadWorkConfig } from '../work/config.js';
 import { loadOntology } from '../work/ontology/load-ontology.js';
 import { startWorkServer } from '../work/server.js';
+import { DataDirLocked } from '../work/store/data-dir-lock.js';
 import { seedWorkDemo } from './work-seed.js';
 
 const DEMO_DB = 'demo_archive';
@@ -123,6 +124,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(err instanceof ConfigError ? 2 : 1);
+  // A configuration problem (2) or the embedded work database held by another process (3):
+  // the message says what to do; anything else with its stack.
+  const known = err instanceof ConfigError || err instanceof DataDirLocked;
+  console.error(known ? err.message : err);
+  process.exit(err instanceof ConfigError ? 2 : err instanceof DataDirLocked ? 3 : 1);
 });

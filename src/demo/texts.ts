@@ -1,6 +1,6 @@
 /**
  * Builds the long texts of the demo archive (interview transcriptions, publication texts,
- * abstracts, titles) in the tag grammar of PUBLICATION-CONVENTIONS.md. A text is first built as a
+ * abstracts, titles) in the tag grammar of docs/publishing.md. A text is first built as a
  * language-neutral list of pieces (literal strings for tags and markup, word numbers for words),
  * drawing every random number before any language is chosen; rendering then only looks words up.
  * That is why the translations of one interview carry exactly the same tags and timecodes.

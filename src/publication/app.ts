@@ -6,6 +6,7 @@
  * `health` never shadows `/health`.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
 import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installEdgeHooks } from './http/edge-hooks.js';
@@ -13,6 +14,7 @@ import { asProblem, installErrorHandling, sendProblem } from './http/error-handl
 import { MethodGuard } from './http/method-guard.js';
 import { requestIdMinter } from './http/request-id.js';
 import { MAX_PARAM_LENGTH } from './operations/operation-router.js';
+import { ProblemError } from './problems.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { browseRoutes } from './routes/browse-routes.js';
 import { discoveryRoutes } from './routes/discovery-routes.js';
@@ -25,6 +27,12 @@ import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import type { PublicationContext } from './services/context.js';
 import { v1Routes } from './v1/v1-routes.js';
+
+/** An HTTP/1.1 request must name its host (RFC 9112, section 3.2). */
+function missingHost(): ProblemError {
+  const detail = 'an HTTP/1.1 request must carry a Host header';
+  return new ProblemError('bad-request', detail, [{ name: 'Host', in: 'header', detail }]);
+}
 
 export async function buildPublicationApp(ctx: PublicationContext): Promise<FastifyInstance> {
   const level = ctx.config.logLevel;
@@ -39,6 +47,9 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // Headers, whole request, silent socket, idle keep-alive, and no Node answer to a missing
+    // Host: the first hook below answers it with a problem (common/http-timeouts.ts).
+    ...fastifyTimeoutOptions(ctx.config.http),
     // Malformed URLs, over-long path segments and unparsable bodies are the client's fault:
     // answer with a problem.
     frameworkErrors: (err, request, reply) => sendProblem(request, reply, asProblem(request, err)),
@@ -46,6 +57,15 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     clientErrorHandler,
   });
   app.decorate('ctx', ctx);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      request.log.info({ status: 400 }, 'HTTP/1.1 request without Host refused');
+      reply.header('X-Request-Id', request.id).header('Connection', 'close');
+      sendProblem(request, reply, missingHost());
+      return;
+    }
+    done();
+  });
 
   const guard = new MethodGuard();
   app.addHook('onRoute', (route) => guard.add(route.method, route.url));

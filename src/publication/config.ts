@@ -1,7 +1,7 @@
 /**
  * Every environment variable of the publication API, validated once at start. An invalid or
  * empty value is a ConfigError naming the variable; nothing falls back silently.
- * README's configuration table documents the same list (keep them together).
+ * docs/configuration.md documents the same list (keep them together).
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
 import type { MariadbOptions } from './db/mariadb-driver.js';
 import { loadV1Config, type V1Config } from './v1/v1-config.js';
 
@@ -30,7 +31,7 @@ const envSchema = z.object({
   DB_SQLITE_DIR: stringVarOr('DB_SQLITE_DIR', './data/publication'),
   DB_SQLITE_WORKERS: intVar('DB_SQLITE_WORKERS', Math.min(4, Math.max(2, availableParallelism())), 1, 64),
   // better-sqlite3 builds SQLite with a 16 MB page cache per connection, and each worker holds
-  // one per database: 8 MB halved that memory with no measurable cost (BENCHMARKS.md).
+  // one per database: 8 MB halved that memory with no measurable cost (docs/benchmarks.md).
   DB_SQLITE_CACHE_MB: intVar('DB_SQLITE_CACHE_MB', 8, 1, 4096),
   MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
   API_KEYS: z.string().optional(),
@@ -40,6 +41,10 @@ const envSchema = z.object({
   TRUST_PROXY: listVar('TRUST_PROXY'),
   CACHE_MAX_AGE: intVar('CACHE_MAX_AGE', 60, 0, 31_536_000),
   REQUEST_TIMEOUT_MS: intVar('REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+  HTTP_HEADERS_TIMEOUT_MS: intVar('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+  HTTP_BODY_TIMEOUT_MS: intVar('HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+  HTTP_IDLE_TIMEOUT_MS: intVar('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: intVar('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
   REQUEST_MAX_STATEMENTS: intVar('REQUEST_MAX_STATEMENTS', 500, 1, 100_000),
   SEARCH_MAX_CANDIDATES: intVar('SEARCH_MAX_CANDIDATES', 1000, 1, 1_000_000),
   EXPORT_MAX_ROWS: intVar('EXPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
@@ -79,6 +84,8 @@ export interface PublicationConfig {
   trustProxy: string[];
   cacheMaxAge: number;
   requestTimeoutMs: number;
+  /** How long the server waits for a client's headers, whole request, traffic and next request. */
+  http: HttpTimeouts;
   /** Database statements one request (a whole batch included) may run. */
   requestMaxStatements: number;
   /** Full-text search serves and counts at most this many best-ranked matching rows. */
@@ -191,6 +198,20 @@ export function loadPublicationConfig(
   if (v1?.defaultDb && dbNames.length > 0 && !dbNames.includes(v1.defaultDb)) {
     problems.push(`V1_DEFAULT_DB "${v1.defaultDb}" is not one of DB_NAMES`);
   }
+  const http: HttpTimeouts = {
+    headersMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.HTTP_BODY_TIMEOUT_MS,
+    idleMs: e.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  };
+  problems.push(
+    ...httpTimeoutProblems(http, {
+      headersMs: 'HTTP_HEADERS_TIMEOUT_MS',
+      requestMs: 'HTTP_BODY_TIMEOUT_MS',
+      idleMs: 'HTTP_IDLE_TIMEOUT_MS',
+      keepAliveMs: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    }),
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -216,6 +237,7 @@ export function loadPublicationConfig(
     trustProxy,
     cacheMaxAge: e.CACHE_MAX_AGE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    http,
     requestMaxStatements: e.REQUEST_MAX_STATEMENTS,
     searchMaxCandidates: e.SEARCH_MAX_CANDIDATES,
     exportMaxRows: e.EXPORT_MAX_ROWS,

@@ -36,7 +36,7 @@ export async function startPublicationServer(
   const breaker = createDriver(resolved);
   const engine = new BudgetedDriver(breaker);
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
-  const schemas = new SchemaCache(driver);
+  const schemas = new SchemaCache(driver, undefined, undefined, (db) => breaker.refuseIfOpen(db));
   const indexations = new IndexationCache();
   const app = await buildPublicationApp({
     config: resolved,

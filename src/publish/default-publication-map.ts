@@ -1,7 +1,7 @@
 /**
  * The publication map of the seeded ontology (src/work/ontology/ontology-seed.ts): interviews,
  * people, audiovisual records, images and thesaurus terms, in the table and column names the
- * publication API and PUBLICATION-CONVENTIONS.md expect. Operators with their own ontology write
+ * publication API and docs/publishing.md expect. Operators with their own ontology write
  * their own map as JSON (`npm run publish -- --print-map` prints this one to start from) and
  * point PUBLICATION_MAP at it.
  */

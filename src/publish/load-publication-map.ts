@@ -50,7 +50,7 @@ export interface CheckedMap {
   tables: readonly TableMap[];
   /** The writers' table definitions, `publication_schema` first, in map order. */
   tableDefs: readonly TableDef[];
-  /** The `publication_schema` row's JSON (PUBLICATION-CONVENTIONS.md). */
+  /** The `publication_schema` row's JSON (docs/publishing.md). */
   publicationSchema: Record<string, unknown>;
   tableOf(sectionTipo: string): TableMap | undefined;
 }

@@ -222,7 +222,7 @@ export class MariadbWriter implements PublishWriter {
   /**
    * Builds a finished table's FULLTEXT indexes on a second connection while the next tables load
    * (InnoDB builds them by sorting the rows already there, far cheaper than row by row; measured
-   * overlap: see BENCHMARKS.md). A failure surfaces in finish().
+   * overlap: see docs/benchmarks.md). A failure surfaces in finish().
    */
   tableDone(def: TableDef): void {
     if (this.mode !== 'rebuild' || def.fullText.length === 0) return;

@@ -1,6 +1,6 @@
 /**
  * The publication map: which work sections become which publication tables, and which component
- * of a record fills which column, in what shape (PUBLICATION-CONVENTIONS.md). It is data, checked
+ * of a record fills which column, in what shape (docs/publishing.md). It is data, checked
  * with zod when a publish run starts; every problem names the entry (`tables[0].columns[3]`) and
  * the reason, and the cross-checks against the ontology (unknown tipos, a component of another
  * section) live in check-publication-map.ts.

@@ -15,6 +15,7 @@ import { ConfigError } from '../common/config-error.js';
 import { loadEnvFile } from '../common/env-file.js';
 import { loadWorkConfig } from '../work/config.js';
 import { loadOntology } from '../work/ontology/load-ontology.js';
+import { DataDirLocked } from '../work/store/data-dir-lock.js';
 import { migrateSchema } from '../work/store/migrate-schema.js';
 import { openSqlClient } from '../work/store/open-sql-client.js';
 import { DEFAULT_PUBLICATION_MAP } from './default-publication-map.js';
@@ -182,7 +183,7 @@ main().then(
       );
       process.exit(3);
     }
-    if (err instanceof TargetBusy) {
+    if (err instanceof TargetBusy || err instanceof DataDirLocked) {
       console.error(err.message);
       process.exit(4);
     }

@@ -277,7 +277,7 @@ async function runLocked(deps: PublishDeps, request: PublishRequest): Promise<Pu
     ((m, table, row, inputs) => m.mapRecord(table, defOf.get(table.section_tipo)!, row, inputs));
 
   // Only the components the map reads are selected (measured at 100k interviews: node CPU of
-  // reading every page and its via records 4.9-5.2 -> 4.1-4.3 s; BENCHMARKS.md).
+  // reading every page and its via records 4.9-5.2 -> 4.1-4.3 s; docs/benchmarks.md).
   const projections = {
     page: (st: string) => new Projection(ontology, st, pageComponents(map, st)),
     via: (st: string) => new Projection(ontology, st, viaComponents(map)),

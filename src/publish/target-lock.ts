@@ -90,15 +90,21 @@ export async function withTargetLock<R>(
       release();
     }
   }
-  return db.transaction(async (tx) => {
-    // lock_timeout 0 would mean "wait forever".
-    await tx.query("SELECT set_config('lock_timeout', $1, true)", [`${Math.max(1, Math.round(waitMs))}ms`]);
-    try {
-      await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('dd-publish:' || $1, 0))", [target]);
-    } catch (err) {
-      if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) throw new TargetBusy(target, waitMs);
-      throw err;
-    }
-    return fn();
-  });
+  // The lock is held for the whole publish run, which may be long and idle on this connection (it
+  // writes to the target): no statement, idle-in-transaction or client-side limit; the wait for
+  // the lock keeps its own lock_timeout, set first thing.
+  return db.transaction(
+    async (tx) => {
+      // lock_timeout 0 would mean "wait forever".
+      await tx.query("SELECT set_config('lock_timeout', $1, true)", [`${Math.max(1, Math.round(waitMs))}ms`]);
+      try {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('dd-publish:' || $1, 0))", [target]);
+      } catch (err) {
+        if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) throw new TargetBusy(target, waitMs);
+        throw err;
+      }
+      return fn();
+    },
+    { unlimited: true },
+  );
 }

@@ -6,10 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { BREAKER_RETRY_MS, BreakerOpen } from '../common/circuit-breaker.js';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
+import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
+import { setDeviceCookie } from './auth/device-cookie.js';
 import type { PermissionsEngine } from './auth/permissions.js';
 import {
   type CookieScope,
@@ -27,6 +35,7 @@ import { dispatchRqo } from './dispatch/dispatch-rqo.js';
 import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
 import type { Ontology } from './ontology/load-ontology.js';
+import { classifyDbFault } from './store/db-faults.js';
 import type { SqlClient } from './store/sql-client.js';
 import { serveClient } from './ui/serve-client.js';
 import { multipartLimits, receiveUpload } from './uploads/receive-upload.js';
@@ -43,6 +52,8 @@ export interface WorkAppDeps {
   permissions: PermissionsEngine;
   /** Publishing (dd_diffusion_api.diffuse); absent: that action answers diffusion.not_configured. */
   publisher?: Publisher;
+  /** The device cookie's HMAC key: WORK_DEVICE_COOKIE_SECRET or the database's (server.ts). */
+  deviceCookieSecret: string;
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -54,12 +65,52 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * `application/json` with no charset or charset=utf-8 (any case, quoted or not); other parameters
+ * are ignored. Anything else, no Content-Type included, is not an RQO.
+ */
+export function isJsonUtf8(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = '', ...params] = contentType.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+const MULTIPART = /^\s*multipart\/form-data\s*(;|$)/i;
+
 /** PostgreSQL's deadlock_detected and serialization_failure (also raised by PGlite). */
 const CONCURRENCY_ABORTS = new Set(['40P01', '40001']);
 
 function isConcurrencyAbort(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && CONCURRENCY_ABORTS.has(code);
+}
+
+/** Retry-After of a db.unavailable answer: when the breaker lets a probe through again. */
+const UNAVAILABLE_RETRY_SECONDS = Math.ceil(BREAKER_RETRY_MS / 1000);
+/** Retry-After of a db.timeout answer: a busy database or a long lock, worth a quick retry. */
+const TIMEOUT_RETRY_SECONDS = 2;
+
+/**
+ * A database failure the client can only wait out, as its registered refusal (store/db-faults.ts):
+ * db.unavailable or db.timeout, both 503 with Retry-After; anything else stays as it is.
+ */
+function asDbRefusal(err: unknown): WorkError | undefined {
+  const fault = classifyDbFault(err);
+  if (fault === undefined) return undefined;
+  if (fault === 'timeout') return new WorkError('db.timeout', undefined, TIMEOUT_RETRY_SECONDS);
+  const retryAfter = err instanceof BreakerOpen ? err.retryAfterSeconds : UNAVAILABLE_RETRY_SECONDS;
+  return new WorkError('db.unavailable', undefined, retryAfter);
 }
 
 function sendError(
@@ -73,6 +124,57 @@ function sendError(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+function sendRefusal(reply: FastifyReply, err: WorkError, csrfToken?: string) {
+  if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
+  return sendError(reply, err.code, err.message, csrfToken, err.details);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** WORK_HTTP_BODY_TIMEOUT_MS for a body still arriving; cleared once it has. */
+    bodyTimer?: NodeJS.Timeout;
+  }
+}
+
+/** The body did not arrive in time: 408 in the envelope, and the connection is closed. */
+function answerSlowBody(request: FastifyRequest, reply: FastifyReply): void {
+  if (reply.sent || request.raw.complete || request.raw.destroyed) return;
+  request.log.info('request body not received in time');
+  reply.header('Connection', 'close');
+  sendError(reply, 'http.request_timeout');
+  // The rest of the body is not waited for: once the answer is out, the socket goes.
+  reply.raw.once('finish', () => request.raw.socket?.destroy());
+}
+
+/**
+ * Runs the RQO under the request's budget (WORK_REQUEST_TIMEOUT_MS). Each statement has its own
+ * limits (store/pg-client.ts); this is the request's: past it the client gets a retryable 503
+ * db.timeout with Retry-After, whatever the request was waiting for. Whatever was still running
+ * ends by its statements' limits; its answer is dropped. `unbounded` lifts the deadline for
+ * long-running actions (ActionDefinition.longRunning).
+ */
+async function withinDeadline(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ms: number,
+  run: (unbounded: () => void) => Promise<unknown>,
+): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(resolve, ms, 'late');
+  });
+  const work = run(() => clearTimeout(timer));
+  try {
+    const first = await Promise.race([work, late]);
+    if (first !== 'late' || reply.sent) return first;
+    request.log.warn({ budget_ms: ms }, 'request budget spent: answered db.timeout');
+    work.catch((err: unknown) => request.log.warn({ err }, 'request failed after its deadline'));
+    return sendRefusal(reply, new WorkError('db.timeout', undefined, TIMEOUT_RETRY_SECONDS));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -81,6 +183,11 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     // Log lines name the id as the envelope does, so one grep finds both.
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: RQO_BODY_LIMIT,
+    // Headers, silent socket, idle keep-alive (common/http-timeouts.ts). Node's whole-request
+    // limit is the upload's (a multipart body streams for as long as the file takes); other
+    // bodies get WORK_HTTP_BODY_TIMEOUT_MS below. Node does not answer a missing Host: a hook
+    // below answers it with the envelope.
+    ...fastifyTimeoutOptions({ ...config.http, requestMs: config.http.uploadMs }),
     routerOptions: { ignoreTrailingSlash: true },
     // Only then does request.protocol believe X-Forwarded-Proto (the cookie's Secure flag).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -90,15 +197,25 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'http.malformed_request');
+      // A path segment longer than the router takes: no such resource here.
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'http.not_found');
       request.log.error({ err }, 'unexpected framework error');
       return sendError(reply, 'internal.unexpected');
     },
   });
+  // First hook of all: no route, static file or error handler sees a request without Host.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('X-Request-Id', request.id).header('Connection', 'close');
+      request.log.info({ answer: 'http.missing_host' }, 'HTTP/1.1 request without Host refused');
+      return sendError(reply, 'http.missing_host');
+    }
+  });
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();
 
-  // The dispatcher parses the body itself, so malformed JSON is its registered refusal and any
-  // content type a browser client sends is read the same way.
+  // The dispatcher parses the body itself, so malformed JSON is its registered refusal; only
+  // application/json (UTF-8) gets that far (requireJson below).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   // --- uploads: multipart/form-data bodies are streamed by the upload handler (not bodyLimit) ---
@@ -111,11 +228,48 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
   if (!clientServed) app.log.warn('the web client is not built (dist/client): run `npm run build:client`');
   // --- end web client ---
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    // A body that is not an upload must have arrived within WORK_HTTP_BODY_TIMEOUT_MS (counted
+    // from the end of the headers); Node's own whole-request limit is the longer upload one.
+    if (!request.raw.complete && !request.isMultipart()) {
+      request.bodyTimer = setTimeout(answerSlowBody, config.http.requestMs, request, reply).unref();
+    }
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.bodyTimer) clearTimeout(request.bodyTimer);
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.bodyTimer) clearTimeout(request.bodyTimer);
+    done();
   });
 
-  app.post(config.basePath, async (request, reply) => {
+  // Only JSON (UTF-8) is read as an RQO, so a cross-site HTML form (text/plain, urlencoded)
+  // cannot post one, login included; multipart goes to the upload handler (session and CSRF
+  // header first). Checked before the body is read.
+  const requireJson = async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = request.headers['content-type'];
+    if (isJsonUtf8(type) || (type !== undefined && MULTIPART.test(type))) return;
+    request.log.info(
+      { content_type: request.headers['content-type'] ?? null, answer: 'http.unsupported_media_type' },
+      'RQO refused: not application/json',
+    );
+    reply.header('Connection', 'close');
+    return sendError(reply, 'http.unsupported_media_type');
+  };
+
+  /** The RQO endpoint under its deadline; an upload streams its body and has its own limits. */
+  app.post(config.basePath, { onRequest: requireJson }, (request, reply) =>
+    request.isMultipart()
+      ? answerRqo(request, reply, () => {})
+      : withinDeadline(request, reply, config.requestTimeoutMs, (unbounded) =>
+          answerRqo(request, reply, unbounded),
+        ),
+  );
+
+  async function answerRqo(request: FastifyRequest, reply: FastifyReply, unbounded: () => void) {
     const raw = typeof request.body === 'string' ? request.body : '';
     const scope: CookieScope = { path: config.basePath, secure: request.protocol === 'https' };
     const applyCookie = (change: SessionCookieChange | undefined) => {
@@ -128,7 +282,15 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     };
     const now = deps.clock();
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-    const session = await resolveSession(deps.db, token, now);
+    let session: Awaited<ReturnType<typeof resolveSession>>;
+    try {
+      session = await resolveSession(deps.db, token, now);
+    } catch (caught) {
+      const refusal = asDbRefusal(caught);
+      if (!refusal) throw caught;
+      if (reply.sent) return reply; // answered at the deadline already
+      return sendRefusal(reply, refusal);
+    }
     try {
       // --- uploads: the same path takes a multipart upload (gates: session, then CSRF) ---
       if (request.isMultipart()) {
@@ -140,11 +302,14 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           headerValue(request.headers[CSRF_HEADER]),
         );
         reply.removeHeader('Connection');
+        if (reply.sent) return reply;
         return reply
           .type('application/json; charset=utf-8')
           .send(successEnvelope(request.id, result.data, session ? { csrf_token: session.csrfToken } : {}));
       }
       // --- end uploads ---
+      // Whatever the onRequest check let through that is not multipart must be JSON.
+      if (!isJsonUtf8(request.headers['content-type'])) throw new WorkError('http.unsupported_media_type');
       const result = await dispatchRqo(
         deps.actions,
         raw,
@@ -163,11 +328,22 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           deprecations,
           log: request.log,
           publisher: deps.publisher,
+          cookieHeader: request.headers.cookie,
+          deviceCookieSecret: deps.deviceCookieSecret,
+          unbounded,
         },
         headerValue(request.headers[CSRF_HEADER]),
         deps.permissions,
       );
+      // Answered already: the request's deadline passed while this ran (withinDeadline).
+      if (reply.sent) return reply;
       applyCookie(result.sessionCookie);
+      if (result.deviceCookie) {
+        reply.header(
+          'Set-Cookie',
+          setDeviceCookie(result.deviceCookie.name, result.deviceCookie.value, scope),
+        );
+      }
       // Every answer of a session carries its CSRF token (the stock client refreshes it from
       // each envelope); login brings the new session's own, quit ends the session.
       const extensions =
@@ -178,15 +354,22 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
         .type('application/json; charset=utf-8')
         .send(successEnvelope(request.id, result.data, extensions, result.notices));
     } catch (caught) {
+      if (reply.sent) {
+        // Answered at the deadline already (withinDeadline); what failed since is only logged.
+        request.log.warn({ err: caught }, 'request failed after its deadline was answered');
+        return reply;
+      }
       // The database broke a deadlock or a serialization conflict between two writers by
       // aborting this one: nothing of it was kept, and a retry can succeed.
-      const err = isConcurrencyAbort(caught) ? new WorkError('record.write_conflict') : caught;
+      // The database is away or the request ran out of time: a retryable 503 (db-faults.ts).
+      const err = isConcurrencyAbort(caught)
+        ? new WorkError('record.write_conflict')
+        : (asDbRefusal(caught) ?? caught);
       if (!(err instanceof WorkError)) throw err;
       applyCookie(undefined);
-      if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
-      return sendError(reply, err.code, err.message, session?.csrfToken, err.details);
+      return sendRefusal(reply, err, session?.csrfToken);
     }
-  });
+  }
 
   // A browser opening the printed URL (a GET) learns what the endpoint is and how to call it.
   // Only this exact path (with or without its trailing slash); HEAD follows GET. OPTIONS is left
@@ -214,8 +397,31 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 'http.not_found'));
 
+  // The web client's static files (ui/serve-client.ts) are served under this prefix.
+  const assetsPrefix = `${config.uiPath === '/' ? '' : config.uiPath}/assets/`;
+
   app.setErrorHandler((err: { code?: string; statusCode?: number }, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'http.body_too_large');
+    // The static files' refusals (a path leaving assets/ is 403, a NUL byte 400): the client's
+    // mistake, answered like any path where nothing is served; logged at info, without a stack.
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500 && request.routeOptions.url?.startsWith(assetsPrefix)) {
+      request.log.info({ status, code: err.code ?? null, url: request.url }, 'request refused');
+      return status === 400
+        ? sendError(reply, 'http.malformed_request', 'The request path is not a valid file path')
+        : sendError(reply, 'http.not_found');
+    }
+    // Fastify's own refusals of the client's request (a Content-Type that is not a media type,
+    // a bad Content-Length...) are the client's fault, not ours.
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      request.log.info({ code: err.code }, 'malformed request');
+      return sendError(reply, 'http.malformed_request', `The request was refused: ${(err as Error).message}`);
+    }
+    const refusal = asDbRefusal(err);
+    if (refusal) {
+      request.log.warn({ err }, 'database unavailable or too slow');
+      return sendRefusal(reply, refusal);
+    }
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 'internal.unexpected');
   });

@@ -5,8 +5,9 @@
  *   unlock-address <address>                       lift the cross-username lock of an address
  *
  * It reads the same environment (and `.env`) as the server and opens the same database. With the
- * embedded PGlite database, stop the server first (one process at a time may open it); with
- * PostgreSQL it runs beside the server. Each change is logged in the activity log as root's,
+ * embedded PGlite database, stop the server first: one process at a time may open it, and while
+ * the server holds the directory's lock (store/data-dir-lock.ts) the command refuses, exit code 3,
+ * naming the process. With PostgreSQL it runs beside the server. Each change is logged in the activity log as root's,
  * marked `via: cli`.
  */
 import { unlockLogin } from './auth/login-throttle.js';
@@ -14,8 +15,10 @@ import { ROOT_USER_ID } from './bootstrap/bootstrap-database.js';
 import { loadWorkConfig } from './config.js';
 import { MAINTENANCE_AREA } from './maintenance/access.js';
 import { logActivity } from './store/activity.js';
+import { DataDirLocked } from './store/data-dir-lock.js';
 import { migrateSchema } from './store/migrate-schema.js';
 import { openSqlClient } from './store/open-sql-client.js';
+import { PgliteClient } from './store/pglite-client.js';
 
 const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
        npm run work -- unlock-address <address>`;
@@ -51,7 +54,23 @@ export async function runWorkCli(
   const target = parse(argv);
   if (typeof target === 'string') return { exitCode: 2, output: target };
   const config = loadWorkConfig(env);
-  const db = await openSqlClient(config.database);
+  let db: Awaited<ReturnType<typeof openSqlClient>>;
+  try {
+    db = await openSqlClient(config.database);
+  } catch (err) {
+    // The server (or another command) has the embedded database open: nothing was changed.
+    if (err instanceof DataDirLocked) {
+      return {
+        exitCode: 3,
+        output: `${err.message}\nNothing was changed. Run this command again once that process has stopped.`,
+      };
+    }
+    throw err;
+  }
+  const tookOver = db instanceof PgliteClient ? db.lockTakenOverFrom : undefined;
+  const note = tookOver
+    ? `(Took over the database lock left by process ${tookOver.pid}, ${tookOver.command}, which is no longer running.)\n`
+    : '';
   try {
     await migrateSchema(db);
     const removed = await db.transaction(async (tx) => {
@@ -74,9 +93,10 @@ export async function runWorkCli(
     return {
       exitCode: 0,
       output:
-        removed > 0
+        note +
+        (removed > 0
           ? `Login unlocked for ${who} (${removed} throttle rows removed).`
-          : `Nothing was locked for ${who}.`,
+          : `Nothing was locked for ${who}.`),
     };
   } finally {
     await db.close();

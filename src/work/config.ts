@@ -1,13 +1,14 @@
 /**
  * Every environment variable of the work API, validated once at start. An invalid or empty value
- * is a ConfigError naming the variable; nothing falls back silently. The README's "Work API"
- * section lists the same variables (keep them together).
+ * is a ConfigError naming the variable; nothing falls back silently. docs/configuration.md
+ * lists the same variables (keep them together).
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
 
 /** The root password must survive a casual guess; the generated one is much longer. */
 export const ROOT_PASSWORD_MIN_LENGTH = 8;
@@ -26,10 +27,38 @@ const envSchema = z.object({
   TRUST_PROXY: listVar('TRUST_PROXY'),
   WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
   WORK_SWEEP_INTERVAL_SECONDS: intVar('WORK_SWEEP_INTERVAL_SECONDS', 600, 0, 7 * 24 * 3600),
+  WORK_DEVICE_COOKIE_SECRET: stringVar('WORK_DEVICE_COOKIE_SECRET'),
+  // Time limits (docs/timeouts-and-faults.md).
+  WORK_REQUEST_TIMEOUT_MS: intVar('WORK_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+  WORK_DB_LOCK_TIMEOUT_MS: intVar('WORK_DB_LOCK_TIMEOUT_MS', 5_000, 1, 600_000),
+  WORK_DB_ACQUIRE_TIMEOUT_MS: intVar('WORK_DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
+  WORK_HTTP_HEADERS_TIMEOUT_MS: intVar('WORK_HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+  WORK_HTTP_BODY_TIMEOUT_MS: intVar('WORK_HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+  WORK_HTTP_UPLOAD_TIMEOUT_MS: intVar('WORK_HTTP_UPLOAD_TIMEOUT_MS', 3_600_000, 100, 24 * 3_600_000),
+  WORK_HTTP_IDLE_TIMEOUT_MS: intVar('WORK_HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+  WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS: intVar('WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
 });
 
+/** The device cookie's HMAC key, when given, must be at least this long (32 random bytes in hex). */
+export const DEVICE_COOKIE_SECRET_MIN_LENGTH = 32;
+
+/** PostgreSQL session and pool limits (store/pg-client.ts); absent: the defaults above. */
+export interface PgTimeouts {
+  /** statement_timeout, and the client-side limit of one statement: WORK_REQUEST_TIMEOUT_MS. */
+  statementMs: number;
+  /** lock_timeout: WORK_DB_LOCK_TIMEOUT_MS. */
+  lockMs: number;
+  /** Waiting for a pool connection, or for a new one to connect: WORK_DB_ACQUIRE_TIMEOUT_MS. */
+  acquireMs: number;
+}
+
+/** The work server's HTTP time-outs; `uploadMs` is the whole-request limit of a multipart upload. */
+export interface WorkHttpTimeouts extends HttpTimeouts {
+  uploadMs: number;
+}
+
 export type WorkDatabase =
-  | { engine: 'postgres'; url: string; poolMax: number }
+  | { engine: 'postgres'; url: string; poolMax: number; timeouts?: PgTimeouts }
   | { engine: 'pglite'; dataDir: string };
 
 export interface WorkConfig {
@@ -54,6 +83,14 @@ export interface WorkConfig {
   uiPath: string;
   /** How often the sweep (maintenance/sweep.ts) runs; 0: only when asked from the widget. */
   sweepIntervalSeconds: number;
+  /**
+   * The HMAC key of the device cookie (auth/device-cookie.ts); absent: one generated at the first
+   * start and kept in the database, so restarts and every instance on it agree.
+   */
+  deviceCookieSecret?: string;
+  /** Every RQO request is answered within this (WORK_REQUEST_TIMEOUT_MS): db.timeout past it. */
+  requestTimeoutMs: number;
+  http: WorkHttpTimeouts;
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -107,6 +144,30 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     const problem = proxyEntryProblem(entry);
     if (problem) problems.push(`TRUST_PROXY item ${problem}`);
   }
+  const deviceSecret = e.WORK_DEVICE_COOKIE_SECRET;
+  if (deviceSecret !== undefined && deviceSecret.length < DEVICE_COOKIE_SECRET_MIN_LENGTH) {
+    problems.push(
+      `WORK_DEVICE_COOKIE_SECRET must have at least ${DEVICE_COOKIE_SECRET_MIN_LENGTH} characters (for example \`openssl rand -hex 32\`), or be unset to have one generated and kept in the database`,
+    );
+  }
+  const http: WorkHttpTimeouts = {
+    headersMs: e.WORK_HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.WORK_HTTP_BODY_TIMEOUT_MS,
+    uploadMs: e.WORK_HTTP_UPLOAD_TIMEOUT_MS,
+    idleMs: e.WORK_HTTP_IDLE_TIMEOUT_MS,
+    keepAliveMs: e.WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  };
+  problems.push(
+    ...httpTimeoutProblems(http, {
+      headersMs: 'WORK_HTTP_HEADERS_TIMEOUT_MS',
+      requestMs: 'WORK_HTTP_BODY_TIMEOUT_MS',
+      idleMs: 'WORK_HTTP_IDLE_TIMEOUT_MS',
+      keepAliveMs: 'WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    }),
+  );
+  if (http.uploadMs < http.requestMs) {
+    problems.push('WORK_HTTP_UPLOAD_TIMEOUT_MS must not be shorter than WORK_HTTP_BODY_TIMEOUT_MS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(e.WORK_DATA_DIR);
   return {
@@ -116,7 +177,16 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     logLevel: e.LOG_LEVEL ?? 'info',
     database:
       e.WORK_DB_URL !== undefined
-        ? { engine: 'postgres', url: e.WORK_DB_URL, poolMax: e.WORK_DB_POOL_MAX }
+        ? {
+            engine: 'postgres',
+            url: e.WORK_DB_URL,
+            poolMax: e.WORK_DB_POOL_MAX,
+            timeouts: {
+              statementMs: e.WORK_REQUEST_TIMEOUT_MS,
+              lockMs: e.WORK_DB_LOCK_TIMEOUT_MS,
+              acquireMs: e.WORK_DB_ACQUIRE_TIMEOUT_MS,
+            },
+          }
         : { engine: 'pglite', dataDir: resolve(dataDir, 'pglite') },
     dataDir,
     rootPassword,
@@ -124,5 +194,8 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     trustProxy: e.TRUST_PROXY ?? [],
     uiPath,
     sweepIntervalSeconds: e.WORK_SWEEP_INTERVAL_SECONDS,
+    ...(deviceSecret !== undefined ? { deviceCookieSecret: deviceSecret } : {}),
+    requestTimeoutMs: e.WORK_REQUEST_TIMEOUT_MS,
+    http,
   };
 }

@@ -7,6 +7,7 @@ import { loadEnvFile } from '../common/env-file.js';
 import { exitOnSignals, exitOnStartFailure } from '../common/graceful-shutdown.js';
 import { loadWorkConfig } from './config.js';
 import { startWorkServer } from './server.js';
+import { DataDirLocked } from './store/data-dir-lock.js';
 
 async function main(): Promise<void> {
   loadEnvFile();
@@ -28,4 +29,11 @@ async function main(): Promise<void> {
   exitOnSignals(server, 30_000);
 }
 
-main().catch(exitOnStartFailure);
+main().catch((err: unknown) => {
+  // Another process has the embedded database open: say who, and what to do; no stack.
+  if (err instanceof DataDirLocked) {
+    console.error(err.message);
+    process.exit(3);
+  }
+  exitOnStartFailure(err);
+});

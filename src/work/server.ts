@@ -14,6 +14,8 @@ import type { WorkConfig } from './config.js';
 import { startSweepTimer } from './maintenance/sweep.js';
 import { loadOntology } from './ontology/load-ontology.js';
 import { openSqlClient } from './store/open-sql-client.js';
+import { PgliteClient } from './store/pglite-client.js';
+import { serverSecret } from './store/server-secrets.js';
 import type { SqlClient } from './store/sql-client.js';
 
 export interface RunningWorkServer {
@@ -54,6 +56,8 @@ export async function startWorkServer(
   try {
     const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
     const permissions = new PermissionsEngine(db, ontology);
+    // The device cookie's key: the operator's, else the one the first start kept in the database.
+    const deviceCookieSecret = config.deviceCookieSecret ?? (await serverSecret(db, 'device_cookie'));
     const publish =
       options.publish === undefined ? { config: loadPublishConfig(process.env) } : options.publish;
     // The map is checked here: a bad publication map stops the start, with its problems listed.
@@ -66,8 +70,16 @@ export async function startWorkServer(
       permissions,
       clock: options.clock ?? systemClock,
       publisher,
+      deviceCookieSecret,
     });
     const clock = options.clock ?? systemClock;
+    if (opened instanceof PgliteClient && opened.lockTakenOverFrom) {
+      const was = opened.lockTakenOverFrom;
+      app.log.warn(
+        { lock_file: `${(config.database as { dataDir: string }).dataDir}.lock`, previous_holder: was },
+        `took over the embedded database's lock left by process ${was.pid} (${was.command}, since ${was.started_at}), which is no longer running`,
+      );
+    }
     const stopSweep = startSweepTimer(
       { db, dataDir: config.dataDir, clock, log: app.log },
       config.sweepIntervalSeconds * 1000,

@@ -7,15 +7,14 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium, openBundlePage } from '../helpers/client-browser.js';
+import { haveChromium, launchBundlePage, openBundlePage } from '../helpers/client-browser.js';
 
 describe.runIf(haveChromium)('component elements', () => {
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    page = await openBundlePage(browser);
+    ({ browser, page } = await launchBundlePage());
   }, 60_000);
 
   afterAll(async () => {

@@ -9,19 +9,22 @@ import {
   ensureClientBuilt,
   haveChromium,
   launchChromium,
+  logIn,
+  newAppPage,
   screenshot,
   seriousViolations,
+  warnWithoutChromium,
 } from '../helpers/client-browser.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
 
-if (!haveChromium) console.warn('\n[skip] no Chromium: the maintenance page browser test is skipped.\n');
+warnWithoutChromium('the maintenance page browser test is');
 
 describe.runIf(haveChromium)('maintenance page against the real server', () => {
   let browser: Browser;
@@ -34,8 +37,7 @@ describe.runIf(haveChromium)('maintenance page against the real server', () => {
     ensureClientBuilt();
     browser = await launchChromium();
     s = await startTestWorkServer(workEngineCases()[0]!);
-    const api = s.browser();
-    await api.login('root', TEST_ROOT_PASSWORD);
+    const api = await rootBrowser(s);
     // A record, then one written behind the API's back: the interviews' counter is behind.
     const created = (await api.post({ action: 'create', source: { section_tipo: 'oh1' } })).body
       .data as number;
@@ -48,11 +50,7 @@ describe.runIf(haveChromium)('maintenance page against the real server', () => {
     for (let i = 0; i < 5; i++) {
       await s.post({ dd_api: 'dd_utils_api', action: 'login', options: { username: 'bob', auth: 'guess' } });
     }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    page = await context.newPage();
-    page.on('pageerror', (err) => {
-      throw err;
-    });
+    ({ page } = await newAppPage(browser, { width: 1280, height: 900 }));
   }, 120_000);
 
   afterAll(async () => {
@@ -62,9 +60,7 @@ describe.runIf(haveChromium)('maintenance page against the real server', () => {
 
   it('fixes a counter, ends a session, lifts a login lock and runs the sweep', async () => {
     await page.goto(`${new URL(s.server.url).origin}/#/`);
-    await page.getByLabel('User').fill('root');
-    await page.getByLabel('Password').fill(TEST_ROOT_PASSWORD);
-    await page.getByRole('button', { name: 'Enter' }).click();
+    await logIn(page);
     await page.getByRole('link', { name: 'Maintenance' }).click();
 
     // Counters: the interviews' row is out of step until fixed.

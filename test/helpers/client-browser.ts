@@ -8,8 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { builtClientDir } from '../../src/work/ui/serve-client.js';
+import { TEST_ROOT_PASSWORD } from './work-server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
@@ -83,4 +84,45 @@ export async function openBundlePage(browser: Browser): Promise<Page> {
   await page.addScriptTag({ path: join(dir, bundle), type: 'module' });
   await page.waitForFunction(() => customElements.get('dd-transcription-editor') !== undefined);
   return page;
+}
+
+/** Says once why a file's browser tests are skipped when there is no Chromium (`what` names them). */
+export function warnWithoutChromium(what: string): void {
+  if (!haveChromium) console.warn(`\n[skip] no Chromium: ${what} skipped.\n`);
+}
+
+/** The client built, pictures of earlier failures dropped, and Chromium launched: a file's set-up. */
+export function startClientChromium(): Promise<Browser> {
+  ensureClientBuilt();
+  clearFailureScreenshots();
+  return launchChromium();
+}
+
+/**
+ * A fresh context (no cookies) and its page, where an error thrown in the page fails the test.
+ * bypassCSP only so a test can inject axe-core; the app itself runs under the CSP.
+ */
+export async function newAppPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+  return { context, page };
+}
+
+/** Logs in through the client's login form (root by default). */
+export async function logIn(page: Page, username = 'root', password = TEST_ROOT_PASSWORD): Promise<void> {
+  await page.getByLabel('User').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Enter' }).click();
+}
+
+/** Chromium launched and a page of the built bundle (openBundlePage): a component-level file's set-up. */
+export async function launchBundlePage(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  return { browser, page: await openBundlePage(browser) };
 }

@@ -1,6 +1,6 @@
 /**
  * Writes the users, profiles, projects and records the permissions suites need, straight through
- * the store (the save path does not exist yet), in the shapes WORK-MODEL.md fixes.
+ * the store (the save path does not exist yet), in the shapes docs/ontology.md describes.
  */
 
 import { hashPassword } from '../../src/work/auth/password-hash.js';
@@ -132,4 +132,42 @@ export async function insertInterview(
     {},
     -1,
   );
+}
+
+/** Users whose profile (10 + level) gives them one level on the suite's sections, and a global admin. */
+export const LEVEL_USERS = [
+  { id: 10, name: 'level0', level: 0 as const },
+  { id: 11, name: 'level1', level: 1 as const },
+  { id: 12, name: 'level2', level: 2 as const },
+  { id: 13, name: 'level3', level: 3 as const },
+];
+export const LEVEL_ADMIN_ID = 14;
+/** The usernames insertLevelUsers writes: the level users, then `admin`. */
+export const LEVEL_USERNAMES = [...LEVEL_USERS.map((u) => u.name), 'admin'];
+
+/**
+ * Writes LEVEL_USERS (profile 10 + level with `accessAt(level)`, level 0 no access; projects 1
+ * and 3) and the global admin (LEVEL_ADMIN_ID, project 4), all with `password`.
+ */
+export async function insertLevelUsers(
+  db: SqlQueryable,
+  password: string,
+  accessAt: (level: 1 | 2 | 3) => AccessItem[],
+): Promise<void> {
+  for (const u of LEVEL_USERS) {
+    await insertProfile(db, 10 + u.level, u.level === 0 ? [] : accessAt(u.level));
+    await insertLoginUser(db, u.id, {
+      username: u.name,
+      password,
+      profile: 10 + u.level,
+      projects: [1, 3],
+    });
+  }
+  await insertLoginUser(db, LEVEL_ADMIN_ID, {
+    username: 'admin',
+    password,
+    profile: 10,
+    projects: [4],
+    globalAdmin: true,
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * Writes records with component values straight through the store (no save path needed), in the
- * shapes WORK-MODEL.md fixes: each component's items go to its typed column, `meta` gets each
+ * shapes docs/ontology.md describes: each component's items go to its typed column, `meta` gets each
  * component's highest item id, and `projects` fills the section's project filter component.
  * Small builders make the items: text(), number(), date(), locator().
  */

@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
 import { loadWorkConfig } from '../../src/work/config.js';
 import { type RunningWorkServer, startWorkServer, type WorkServerOptions } from '../../src/work/server.js';
@@ -162,4 +163,30 @@ export function instancesBrowser() {
       return { status: res.status, headers: res.headers, body: json };
     },
   };
+}
+
+/** A new browser of `work` logged in as root (the login must answer 200). */
+export async function rootBrowser(work: WorkServerHandle): Promise<WorkBrowser> {
+  const root = work.browser();
+  expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+  return root;
+}
+
+/**
+ * One browser per username, each logged in with `password` (every login must answer 200), and
+ * `root` logged in as root: the users a permissions suite acts as.
+ */
+export async function browsersOf(
+  work: WorkServerHandle,
+  usernames: readonly string[],
+  password: string,
+): Promise<Record<string, WorkBrowser>> {
+  const as: Record<string, WorkBrowser> = {};
+  for (const name of usernames) {
+    const browser = work.browser();
+    expect((await browser.login(name, password)).status).toBe(200);
+    as[name] = browser;
+  }
+  as.root = await rootBrowser(work);
+  return as;
 }

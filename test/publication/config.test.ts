@@ -31,6 +31,29 @@ describe('publication configuration', () => {
     });
   });
 
+  it('reads the HTTP time-outs (docs/timeouts-and-faults.md) and refuses a header limit past the body limit', () => {
+    expect(loadPublicationConfig({}).http).toEqual({
+      headersMs: 10_000,
+      requestMs: 30_000,
+      idleMs: 60_000,
+      keepAliveMs: 72_000,
+    });
+    expect(
+      loadPublicationConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_BODY_TIMEOUT_MS: '5000',
+        HTTP_IDLE_TIMEOUT_MS: '9000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '4000',
+      }).http,
+    ).toEqual({ headersMs: 2000, requestMs: 5000, idleMs: 9000, keepAliveMs: 4000 });
+    expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_BODY_TIMEOUT_MS',
+    ]);
+    expect(problemsOf({ HTTP_IDLE_TIMEOUT_MS: '0' })).toEqual([
+      'HTTP_IDLE_TIMEOUT_MS must be between 100 and 3600000, got 0',
+    ]);
+  });
+
   it('chooses mariadb when DB_HOST is set, and accepts mysql as its alias', () => {
     expect(loadPublicationConfig({ DB_HOST: 'db', DB_NAMES: 'a' }).driver).toBe('mariadb');
     expect(loadPublicationConfig({ DB_DRIVER: 'mysql', DB_NAMES: 'a' }).driver).toBe('mariadb');

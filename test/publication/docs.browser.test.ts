@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, haveChromium, launchChromium } from '../helpers/client-browser.js';
 import { engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI === 'true') throw new Error(`CI=true but no Chromium at ${CHROMIUM}`);
 if (!haveChromium) console.warn(`\n[skip] no Chromium at ${CHROMIUM}: the docs browser test is skipped.\n`);
 
 describe.runIf(haveChromium)('docs in a real browser', () => {
@@ -14,17 +11,7 @@ describe.runIf(haveChromium)('docs in a real browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     s = await startTestServer(c, { BASE_PATH: '/behind/proxy/v2' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -78,6 +78,19 @@ describe.each(engineCases())('hardening on $engine', (c) => {
     }
   });
 
+  it('answers an HTTP/1.1 request without Host with a 400 problem naming the header', async () => {
+    for (const path of ['/health', `/${c.db}/tables`, '/nowhere']) {
+      const prefix = new URL(s.base).pathname.replace(/\/$/, '');
+      const res = await sendRaw(s.base, `GET ${prefix}${path} HTTP/1.1\r\n\r\n`);
+      const body = expectProblem(res, 400);
+      expect(body.type).toMatch(/\/bad-request$/);
+      expect(body.errors).toEqual([
+        { name: 'Host', in: 'header', detail: expect.stringMatching(/Host header/) },
+      ]);
+      expect(res.headers.connection).toBe('close');
+    }
+  });
+
   it('keeps serving after those refusals', async () => {
     await sendRaw(s.base, oversizedHeaderRequest('/'));
     expect((await s.get('/health')).status).toBe(200);

@@ -7,14 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DirectDb,
   engineCases,
-  type HttpResult,
   rawRequest,
   startTestServer,
   type TestServer,
 } from '../helpers/publication-server.js';
+import { openV1Fixture, V1, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-av';
-const V1 = '/publication/server_api/v1';
 
 interface Locator {
   section_id: number | string;
@@ -27,16 +26,15 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
   let direct: DirectDb;
   let origin: string;
   let indexed: { term_id: string; term: string; locator: Locator };
+  let fx: V1Fixture;
 
-  const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
-    rawRequest(`${origin}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`);
+  const v1 = (action: string, params: Record<string, string> = {}) => v1Get(s, CODE, action, params);
   const subtitles = (query: string) =>
     rawRequest(`${origin}${query.startsWith('/') ? '' : `${V1}/subtitles/`}${query}`);
 
   beforeAll(async () => {
-    s = await startTestServer(c, { V1_API_CODE: CODE, MEDIA_BASE_URL: '/media' });
-    origin = new URL(s.base).origin;
-    direct = await c.openDirect();
+    fx = await openV1Fixture(c, CODE, { MEDIA_BASE_URL: '/media' });
+    ({ server: s, direct, origin } = fx);
     const rows = await direct.query<{ term_id: string; term: string; indexation: string }>(
       `SELECT term_id, term, indexation FROM ${direct.q('ts_themes')} WHERE lang = 'lg-eng' AND indexation IS NOT NULL ORDER BY section_id`,
     );
@@ -47,10 +45,7 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
       locator: (JSON.parse(row.indexation) as Locator[])[0]!,
     };
   });
-  afterAll(async () => {
-    await s.close();
-    await direct.close();
-  });
+  afterAll(() => fx.close());
 
   it('builds the fragment of an index locator, echoing the locator as sent', async () => {
     const sent = JSON.stringify(indexed.locator);
@@ -270,8 +265,7 @@ describe.each(engineCases())('v1 audiovisual on $engine', (c) => {
     const other = await startTestServer(c, { V1_API_CODE: CODE, V1_TERM_ID_RESTRICTED: indexed.term_id });
     try {
       const o = new URL(other.base).origin;
-      const call = (action: string, params: Record<string, string>) =>
-        rawRequest(`${o}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`);
+      const call = (action: string, params: Record<string, string>) => v1Get(other, CODE, action, params);
       const id = String(indexed.locator.section_id);
       const open = await v1('fragment_from_index_locator', {
         index_locator: JSON.stringify(indexed.locator),

@@ -3,7 +3,7 @@
  * builds in a database of its own (dropped at the end): global_search and global_search_json
  * over a `global_search` table with its full-text index (a FULLTEXT index on MariaDB, the FTS5
  * table on SQLite), and bibliography_rows with use_union over a `publications` table with
- * author_main / author_others. Spec publication-api-v1.md 3.2, 3.21 and 3.22.
+ * author_main / author_others. See docs/publication-v1.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -258,7 +258,7 @@ describe.each(engineCases())('v1 own tables on $engine', (c) => {
     expect(filtered.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([4]);
     const spa = await v1('global_search', { lang: 'lg-spa', ar_fields: 'section_id' });
     expect(spa.json.result).toEqual([{ table: 'global_search', section_id: 3 }]);
-    // Without q there is no relevance: the records come in section_id order (spec 5.10).
+    // Without q there is no relevance: the records come in section_id order (docs/publication-v1.md).
     const all = await v1('global_search', { ar_fields: 'section_id' });
     expect(all.json.result.map((r: { section_id: number }) => r.section_id)).toEqual([1, 2, 3, 4]);
     const bad = await v1('global_search', { q: 'x', search_modifier: 'IN BOOLEAN MODE) OR SLEEP(5' });

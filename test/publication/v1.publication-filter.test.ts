@@ -5,14 +5,8 @@
  * thesaurus term some other term names as a child, chosen from the database before the server starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DirectDb,
-  engineCases,
-  type HttpResult,
-  rawRequest,
-  startTestServer,
-  type TestServer,
-} from '../helpers/publication-server.js';
+import { type DirectDb, engineCases, type TestServer } from '../helpers/publication-server.js';
+import { openV1Fixture, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-filter';
 
@@ -21,10 +15,8 @@ describe.each(engineCases())('v1 PUBLICACION_FILTER_SQL on $engine', (c) => {
   let direct: DirectDb;
   let parent: { section_id: number; children: string };
   let hidden: { section_id: number; term_id: string; term: string };
-  const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
-    rawRequest(
-      `${new URL(s.base).origin}/publication/server_api/v1/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`,
-    );
+  let fx: V1Fixture | undefined;
+  const v1 = (action: string, params: Record<string, string> = {}) => v1Get(s, CODE, action, params);
 
   beforeAll(async () => {
     direct = await c.openDirect();
@@ -39,14 +31,17 @@ describe.each(engineCases())('v1 PUBLICACION_FILTER_SQL on $engine', (c) => {
       [childId],
     );
     hidden = children[0]!;
-    s = await startTestServer(c, {
-      V1_API_CODE: CODE,
-      V1_PUBLICACION_FILTER_SQL: ` AND section_id <> ${hidden.section_id}`,
-    });
+    fx = await openV1Fixture(
+      c,
+      CODE,
+      { V1_PUBLICACION_FILTER_SQL: ` AND section_id <> ${hidden.section_id}` },
+      direct,
+    );
+    s = fx.server;
   });
   afterAll(async () => {
-    await s?.close();
-    await direct.close();
+    if (fx) await fx.close();
+    else await direct.close();
   });
 
   it('hides the row from thesaurus_term', async () => {

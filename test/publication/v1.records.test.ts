@@ -1,42 +1,36 @@
 /**
  * The legacy v1 API on each engine: transport (code check, the three intake modes, the
  * envelope, errors as HTTP 200), `records` checked against the database itself, portal and
- * relation resolution, the catalogue actions and combi. Spec publication-api-v1.md.
+ * relation resolution, the catalogue actions and combi. See docs/publication-v1.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DirectDb,
   engineCases,
-  type HttpResult,
   rawRequest,
   startTestServer,
   type TestServer,
 } from '../helpers/publication-server.js';
+import { openV1Fixture, V1, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-test-code';
-const V1 = '/publication/server_api/v1';
 
 describe.each(engineCases())('v1 records on $engine', (c) => {
   let s: TestServer;
   let direct: DirectDb;
   let origin: string;
+  let fx: V1Fixture;
 
-  const v1 = (action: string, params: Record<string, string> = {}, withCode = true): Promise<HttpResult> => {
-    const q = new URLSearchParams(withCode ? { code: CODE, ...params } : params);
-    return rawRequest(`${origin}${V1}/json/${action}?${q}`);
-  };
+  const v1 = (action: string, params: Record<string, string> = {}, withCode = true) =>
+    v1Get(s, CODE, action, params, withCode);
   const post = (action: string, body: string, type: string) =>
     rawRequest(`${origin}${V1}/json/${action}`, 'POST', { 'Content-Type': type }, body);
 
   beforeAll(async () => {
-    s = await startTestServer(c, { V1_API_CODE: CODE, V1_API_ENTITY: 'Test archive' });
-    origin = new URL(s.base).origin;
-    direct = await c.openDirect();
+    fx = await openV1Fixture(c, CODE, { V1_API_ENTITY: 'Test archive' });
+    ({ server: s, direct, origin } = fx);
   });
-  afterAll(async () => {
-    await s.close();
-    await direct.close();
-  });
+  afterAll(() => fx.close());
 
   describe('transport', () => {
     it('refuses a missing or wrong code with a bare JSON string and HTTP 200', async () => {
@@ -88,7 +82,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(flat.json.total).toBeGreaterThan(3);
     });
 
-    it('keeps false and 0 sent in a JSON body (upstream dropped them, spec 5.1)', async () => {
+    it('keeps false and 0 sent in a JSON body (upstream dropped them, docs/publication-v1.md)', async () => {
       const res = await post(
         'records',
         JSON.stringify({ code: CODE, table: 'interview', ar_fields: ['section_id'], count: false, limit: 2 }),
@@ -161,7 +155,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(res.json.debug).toHaveProperty('total_time');
     });
 
-    it('returns every language when lang is not sent (spec 5.5, kept)', async () => {
+    it('returns every language when lang is not sent (kept; docs/publication-v1.md)', async () => {
       const res = await v1('records', { table: 'interview', ar_fields: 'section_id,lang', section_id: '1' });
       const langs = res.json.result.map((r: { lang: string }) => r.lang).sort();
       const ref = await direct.query<{ lang: string }>(
@@ -236,7 +230,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(ids.sort((a, b) => a - b)).toEqual(withBoat.sort((a, b) => a - b));
     });
 
-    it('counts groups, not the rows before grouping (spec 5.6, fixed)', async () => {
+    it('counts groups, not the rows before grouping (fixed; docs/publication-v1.md)', async () => {
       const res = await v1('records', {
         table: 'interview',
         ar_fields: 'lang, COUNT(*) AS n',
@@ -255,7 +249,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       );
     });
 
-    it('queries several tables as one ordered, paged list labelled with the whole list (spec 5.7, kept)', async () => {
+    it('queries several tables as one ordered, paged list labelled with the whole list (kept; docs/publication-v1.md)', async () => {
       const res = await v1('records', {
         table: 'ts_themes,ts_onomastic',
         ar_fields: 'term_id,section_id',
@@ -277,7 +271,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       for (const row of res.json.result) expect(row.table).toBe('ts_themes,ts_onomastic');
     });
 
-    it('runs a parsed sql_fullselect (spec 5.8, fixed)', async () => {
+    it('runs a parsed sql_fullselect (fixed; docs/publication-v1.md)', async () => {
       const res = await v1('records', {
         sql_fullselect: 'SELECT section_id, code FROM interview WHERE section_id = 3',
         lang: 'lg-spa',
@@ -285,7 +279,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect(res.json.result).toEqual([{ table: 'interview', section_id: 3, code: 'OH-000003' }]);
     });
 
-    it('does not refuse ordinary words such as "update" or "user" inside values (spec 5.9, fixed)', async () => {
+    it('does not refuse ordinary words such as "update" or "user" inside values (fixed; docs/publication-v1.md)', async () => {
       const res = await v1('records', {
         table: 'interview',
         ar_fields: 'section_id',
@@ -308,7 +302,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       expect((await v1('records', { table: 'interview', limit: '-1' })).json.result).toBe(false);
     });
 
-    it('permits only the five process_result functions (spec 5.11)', async () => {
+    it('permits only the five process_result functions (docs/publication-v1.md)', async () => {
       const res = await v1('records', {
         table: 'interview',
         process_result: JSON.stringify({ fn: 'web_data::get_thesaurus_children' }),
@@ -524,7 +518,7 @@ describe.each(engineCases())('v1 records on $engine', (c) => {
       }
     });
 
-    it('returns numbers as strings when V1_NUMBERS_AS_STRINGS is set (spec 5.31)', async () => {
+    it('returns numbers as strings when V1_NUMBERS_AS_STRINGS is set (docs/publication-v1.md)', async () => {
       const other = await startTestServer(c, { V1_API_CODE: CODE, V1_NUMBERS_AS_STRINGS: 'true' });
       try {
         const o = new URL(other.base).origin;

@@ -4,33 +4,22 @@
  * a table of its own in v1.global-search.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DirectDb,
-  engineCases,
-  type HttpResult,
-  rawRequest,
-  startTestServer,
-  type TestServer,
-} from '../helpers/publication-server.js';
+import { type DirectDb, engineCases, type TestServer } from '../helpers/publication-server.js';
+import { openV1Fixture, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-texts';
 
 describe.each(engineCases())('v1 text actions on $engine', (c) => {
   let s: TestServer;
   let direct: DirectDb;
-  const v1 = (action: string, params: Record<string, string> = {}): Promise<HttpResult> =>
-    rawRequest(
-      `${new URL(s.base).origin}/publication/server_api/v1/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`,
-    );
+  let fx: V1Fixture;
+  const v1 = (action: string, params: Record<string, string> = {}) => v1Get(s, CODE, action, params);
 
   beforeAll(async () => {
-    s = await startTestServer(c, { V1_API_CODE: CODE });
-    direct = await c.openDirect();
+    fx = await openV1Fixture(c, CODE);
+    ({ server: s, direct } = fx);
   });
-  afterAll(async () => {
-    await s.close();
-    await direct.close();
-  });
+  afterAll(() => fx.close());
 
   it('cuts marked fragments around the words, with the page they are on', async () => {
     const [row] = await direct.query<{ section_id: number; text: string }>(
@@ -78,7 +67,7 @@ describe.each(engineCases())('v1 text actions on $engine', (c) => {
     });
   });
 
-  it('lists bibliography rows in the request language, all of them with the default limit 0 (spec 5.13, fixed)', async () => {
+  it('lists bibliography rows in the request language, all of them with the default limit 0 (fixed; docs/publication-v1.md)', async () => {
     const res = await v1('bibliography_rows', {
       ar_fields: 'section_id,title',
       lang: 'lg-spa',

@@ -7,14 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DirectDb,
   engineCases,
-  type HttpResult,
-  rawRequest,
   startTestServer,
   type TestServer,
 } from '../helpers/publication-server.js';
+import { openV1Fixture, type V1Fixture, v1Get } from '../helpers/v1-fixture.js';
 
 const CODE = 'v1-thesaurus';
-const V1 = '/publication/server_api/v1';
 
 interface TermRow {
   term_id: string;
@@ -36,15 +34,10 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
   let direct: DirectDb;
   let themes: TermRow[];
   let onomastic: TermRow[];
+  let fx: V1Fixture;
 
-  const call = (
-    server: TestServer,
-    action: string,
-    params: Record<string, string> = {},
-  ): Promise<HttpResult> =>
-    rawRequest(
-      `${new URL(server.base).origin}${V1}/json/${action}?${new URLSearchParams({ code: CODE, ...params })}`,
-    );
+  const call = (server: TestServer, action: string, params: Record<string, string> = {}) =>
+    v1Get(server, CODE, action, params);
   const v1 = (action: string, params: Record<string, string> = {}) => call(s, action, params);
   const childrenOf = (rows: TermRow[], id: string) =>
     rows
@@ -53,9 +46,9 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
       .map((r) => r.term_id);
 
   beforeAll(async () => {
-    s = await startTestServer(c, { V1_API_CODE: CODE });
+    fx = await openV1Fixture(c, CODE);
+    ({ server: s, direct } = fx);
     restricted = await startTestServer(c, { V1_API_CODE: CODE, V1_AR_RESTRICTED_TERMS: 'ts1_5' });
-    direct = await c.openDirect();
     themes = await direct.query<TermRow>(
       `SELECT term_id, term, parent, descriptor, norder, indexation FROM ${direct.q('ts_themes')} WHERE lang = 'lg-spa'`,
     );
@@ -64,9 +57,8 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
     );
   });
   afterAll(async () => {
-    await s.close();
     await restricted.close();
-    await direct.close();
+    await fx.close();
   });
 
   it('lists the top terms per tld as ts_term objects with their children', async () => {
@@ -163,7 +155,7 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
     expect(unmapped.json.msg).toMatch(/^Error\. Invalid section tipo/);
   });
 
-  it('returns parents nearest first, recursive by default (spec 5.18, kept)', async () => {
+  it('returns parents nearest first, recursive by default (kept; docs/publication-v1.md)', async () => {
     const leaf = themes.find(
       (t) =>
         parentOf(t.parent) !== '' &&
@@ -177,7 +169,7 @@ describe.each(engineCases())('v1 thesaurus on $engine', (c) => {
     expect(near.json.result.map((r: { term_id: string }) => r.term_id)).toEqual([parent]);
   });
 
-  it('autocompletes on substrings (spec 5.22, kept), simple or full', async () => {
+  it('autocompletes on substrings (kept; docs/publication-v1.md), simple or full', async () => {
     const q = themes[0]!.term.slice(1, 4).toLowerCase();
     const res = await v1('thesaurus_autocomplete', { q, lang: 'lg-spa', table: 'ts_themes' });
     const want = themes.filter((t) => t.term.toLowerCase().includes(q)).map((t) => t.term);

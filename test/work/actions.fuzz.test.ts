@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATEGORIES, ERROR_REGISTRY } from '../../src/work/dispatch/error-registry.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -198,8 +198,7 @@ describe.each(workEngineCases())('record actions never answer a 5xx ($engine)', 
   let root: WorkBrowser;
   beforeAll(async () => {
     work = await startTestWorkServer(engine);
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
     // A few records so reads and writes meet real rows.
     for (const section of ['oh1', 'oh1', 'rsc197']) {
       await root.post({ action: 'create', source: { section_tipo: section } });

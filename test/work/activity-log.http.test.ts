@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser } from '../helpers/work-permissions.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkAnswer,
   type WorkBrowser,
   type WorkServerHandle,
@@ -58,8 +58,7 @@ describe.each(workEngineCases())('activity log through read and count ($engine)'
   beforeAll(async () => {
     work = await startTestWorkServer(engine);
     await insertLoginUser(work.server.db, 4, { username: 'ana', password: 'ana password', profile: 2 });
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
     ana = work.browser();
     expect((await ana.login('ana', 'ana password')).status).toBe(200);
     expect(ok(await root.post({ action: 'create', source: { section_tipo: 'oh1' } }))).toEqual(

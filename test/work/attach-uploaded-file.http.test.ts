@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -47,8 +47,7 @@ describe.each(workEngineCases())('attach_uploaded_file ($engine)', (engine) => {
     base = mkdtempSync(join(tmpdir(), 'workattach-'));
     dataDir = join(base, 'data');
     work = await startTestWorkServer(engine, { WORK_DATA_DIR: dataDir });
-    root = work.browser();
-    await root.login('root', TEST_ROOT_PASSWORD);
+    root = await rootBrowser(work);
   }, 120_000);
 
   afterAll(async () => {
@@ -83,6 +82,13 @@ describe.each(workEngineCases())('attach_uploaded_file ($engine)', (engine) => {
         },
       },
     ]);
+    // The attach is a write: the component's version is its new history row.
+    const { rows: versions } = await work.server.db.query<{ id: string }>(
+      `SELECT max(id)::text AS id FROM matrix_time_machine WHERE section_tipo = 'rsc170' AND section_id = $1 AND tipo = 'rsc29'`,
+      [id],
+    );
+    expect(item.version).toBe(Number(versions[0]!.id));
+    expect(item.version).toBeGreaterThan(0);
     expect(existsSync(join(dataDir, 'uploads', '-1', 'image', 'mill.jpg'))).toBe(false);
     expect(readFileSync(join(dataDir, 'media', 'rsc170', String(id), 'rsc29', 'mill.jpg'), 'utf8')).toBe(
       'jpeg bytes',

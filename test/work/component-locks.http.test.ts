@@ -1,5 +1,5 @@
 /**
- * Component locks over HTTP on each engine (DEDALO-WORK-REFERENCE.md 3.19): two sessions
+ * Component locks over HTTP on each engine (docs/work-api.md): two sessions
  * competing for one field, the heartbeat and the 150 s expiry on an injected clock, the save
  * refusal (nothing written), release on blur / leaving the section / quit / session expiry, and
  * the maintenance actions (get_active_users, force_unlock_all_components with its permission

@@ -27,7 +27,47 @@ describe('work configuration', () => {
       trustProxy: [],
       uiPath: '/',
       sweepIntervalSeconds: 600,
+      requestTimeoutMs: 15_000,
+      http: {
+        headersMs: 10_000,
+        requestMs: 30_000,
+        uploadMs: 3_600_000,
+        idleMs: 60_000,
+        keepAliveMs: 72_000,
+      },
     });
+  });
+
+  it('reads the time limits (docs/timeouts-and-faults.md) and refuses inconsistent ones', () => {
+    const config = loadWorkConfig({
+      WORK_DB_URL: 'postgres://app@db.internal/work',
+      WORK_REQUEST_TIMEOUT_MS: '8000',
+      WORK_DB_LOCK_TIMEOUT_MS: '2000',
+      WORK_DB_ACQUIRE_TIMEOUT_MS: '3000',
+      WORK_HTTP_HEADERS_TIMEOUT_MS: '4000',
+      WORK_HTTP_BODY_TIMEOUT_MS: '9000',
+      WORK_HTTP_UPLOAD_TIMEOUT_MS: '600000',
+      WORK_HTTP_IDLE_TIMEOUT_MS: '20000',
+      WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000',
+    });
+    expect(config.requestTimeoutMs).toBe(8000);
+    expect(config.database).toMatchObject({ timeouts: { statementMs: 8000, lockMs: 2000, acquireMs: 3000 } });
+    expect(config.http).toEqual({
+      headersMs: 4000,
+      requestMs: 9000,
+      uploadMs: 600_000,
+      idleMs: 20_000,
+      keepAliveMs: 5000,
+    });
+    expect(problemsOf({ WORK_REQUEST_TIMEOUT_MS: '0' })).toEqual([
+      'WORK_REQUEST_TIMEOUT_MS must be between 100 and 600000, got 0',
+    ]);
+    expect(problemsOf({ WORK_HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'WORK_HTTP_HEADERS_TIMEOUT_MS must not be longer than WORK_HTTP_BODY_TIMEOUT_MS',
+    ]);
+    expect(problemsOf({ WORK_HTTP_UPLOAD_TIMEOUT_MS: '1000' })).toEqual([
+      'WORK_HTTP_UPLOAD_TIMEOUT_MS must not be shorter than WORK_HTTP_BODY_TIMEOUT_MS',
+    ]);
   });
 
   it('serves the web client at WORK_UI_PATH (no trailing slash), never over the API path', () => {
@@ -63,6 +103,7 @@ describe('work configuration', () => {
       engine: 'postgres',
       url: 'postgresql://app:secret@db.internal:5433/work',
       poolMax: 4,
+      timeouts: { statementMs: 15_000, lockMs: 5_000, acquireMs: 5_000 },
     });
   });
 

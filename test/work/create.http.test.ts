@@ -4,11 +4,11 @@ import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { createRecordIn } from '../../src/work/records/create-record.js';
 import { readCounter } from '../../src/work/store/counters.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
+import { insertLevelUsers, LEVEL_USERNAMES } from '../helpers/work-permissions.js';
 import { insertRecordValues } from '../helpers/work-records.js';
 import {
+  browsersOf,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -21,14 +21,6 @@ const create = (sectionTipo: unknown, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** Users whose profile gives them this level on oh1 (10..13), and a global admin with level 0. */
-const LEVEL_USERS = [
-  { id: 10, name: 'level0', level: 0 as const },
-  { id: 11, name: 'level1', level: 1 as const },
-  { id: 12, name: 'level2', level: 2 as const },
-  { id: 13, name: 'level3', level: 3 as const },
-];
-const ADMIN_ID = 14;
 const PASSWORD = 'create test password';
 
 interface ActivityRow {
@@ -78,29 +70,8 @@ describe.each(workEngineCases())('create ($engine)', (engine) => {
   beforeAll(async () => {
     work = await startTestWorkServer(engine);
     const db = work.server.db;
-    for (const u of LEVEL_USERS) {
-      await insertProfile(db, 10 + u.level, u.level === 0 ? [] : accessItemsUnder(ontology, 'oh1', u.level));
-      await insertLoginUser(db, u.id, {
-        username: u.name,
-        password: PASSWORD,
-        profile: 10 + u.level,
-        projects: [1, 3],
-      });
-    }
-    await insertLoginUser(db, ADMIN_ID, {
-      username: 'admin',
-      password: PASSWORD,
-      profile: 10,
-      projects: [4],
-      globalAdmin: true,
-    });
-    for (const name of [...LEVEL_USERS.map((u) => u.name), 'admin']) {
-      const browser = work.browser();
-      expect((await browser.login(name, PASSWORD)).status).toBe(200);
-      as[name] = browser;
-    }
-    as.root = work.browser();
-    expect((await as.root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    await insertLevelUsers(db, PASSWORD, (level) => accessItemsUnder(ontology, 'oh1', level));
+    Object.assign(as, await browsersOf(work, LEVEL_USERNAMES, PASSWORD));
   }, 180_000);
   afterAll(async () => {
     await work?.stop();

@@ -5,11 +5,16 @@ import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { type MatrixRow, readRecord } from '../../src/work/store/record-rows.js';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
+import {
+  insertLevelUsers,
+  insertLoginUser,
+  insertProfile,
+  LEVEL_USERNAMES,
+} from '../helpers/work-permissions.js';
 import { date, insertRecordValues, locator, text } from '../helpers/work-records.js';
 import {
+  browsersOf,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -33,14 +38,6 @@ const bySqo = (sectionTipo: string, sqo: unknown, mode = 'delete_record') => ({
   sqo,
 });
 
-/** Users whose profile gives them this level on oh1 and rsc197 (projects 1 and 3). */
-const LEVEL_USERS = [
-  { id: 10, name: 'level0', level: 0 as const },
-  { id: 11, name: 'level1', level: 1 as const },
-  { id: 12, name: 'level2', level: 2 as const },
-  { id: 13, name: 'level3', level: 3 as const },
-];
-const ADMIN_ID = 14;
 const PASSWORD = 'delete test password';
 
 /** Statements matching this fail inside transactions (set by a test, then cleared). */
@@ -103,33 +100,11 @@ describe.each(workEngineCases())('delete ($engine)', (engine) => {
   beforeAll(async () => {
     work = await startTestWorkServer(engine, {}, { wrapDb: failingDb });
     db = work.server.db;
-    for (const u of LEVEL_USERS) {
-      const access =
-        u.level === 0
-          ? []
-          : [...accessItemsUnder(ontology, 'oh1', u.level), ...accessItemsUnder(ontology, 'rsc197', u.level)];
-      await insertProfile(db, 10 + u.level, access);
-      await insertLoginUser(db, u.id, {
-        username: u.name,
-        password: PASSWORD,
-        profile: 10 + u.level,
-        projects: [1, 3],
-      });
-    }
-    await insertLoginUser(db, ADMIN_ID, {
-      username: 'admin',
-      password: PASSWORD,
-      profile: 10,
-      projects: [4],
-      globalAdmin: true,
-    });
-    for (const name of [...LEVEL_USERS.map((u) => u.name), 'admin']) {
-      const browser = work.browser();
-      expect((await browser.login(name, PASSWORD)).status).toBe(200);
-      as[name] = browser;
-    }
-    as.root = work.browser();
-    expect((await as.root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    await insertLevelUsers(db, PASSWORD, (level) => [
+      ...accessItemsUnder(ontology, 'oh1', level),
+      ...accessItemsUnder(ontology, 'rsc197', level),
+    ]);
+    Object.assign(as, await browsersOf(work, LEVEL_USERNAMES, PASSWORD));
   }, 180_000);
   afterAll(async () => {
     await work?.stop();

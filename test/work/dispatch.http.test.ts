@@ -17,7 +17,9 @@ describe('error registry', () => {
       permission: 403,
       not_found: 404,
       method_not_allowed: 405,
+      request_timeout: 408,
       conflict: 409,
+      unsupported_media_type: 415,
       rate_limit: 429,
       unavailable: 503,
       internal: 500,
@@ -76,9 +78,10 @@ describe.each(workEngineCases())('RQO dispatch over HTTP ($engine)', (engine) =>
     expect(answer.body.ok).toBe(true);
   });
 
-  it('reads the body as an RQO whatever the content type says', async () => {
+  it('reads the body as an RQO only when it is sent as application/json (content-type.http.test.ts)', async () => {
     const answer = await work.post(JSON.stringify({ action: 'start' }), { contentType: 'text/plain' });
-    expect(answer.status).toBe(200);
+    expect(answer.status).toBe(415);
+    expect(answer.body).toMatchObject({ ok: false, error: { code: 'http.unsupported_media_type' } });
   });
 
   it('refuses malformed JSON and empty bodies', async () => {

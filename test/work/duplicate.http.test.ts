@@ -4,11 +4,11 @@ import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { recordComponentHistory } from '../../src/work/store/history.js';
 import { readRecord } from '../../src/work/store/record-rows.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
+import { insertLevelUsers, LEVEL_USERNAMES } from '../helpers/work-permissions.js';
 import { date, insertRecordValues, locator, text } from '../helpers/work-records.js';
 import {
+  browsersOf,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -20,13 +20,6 @@ const duplicate = (sectionTipo: unknown, sectionId: unknown) => ({
   source: { section_tipo: sectionTipo, section_id: sectionId },
 });
 
-const LEVEL_USERS = [
-  { id: 10, name: 'level0', level: 0 as const },
-  { id: 11, name: 'level1', level: 1 as const },
-  { id: 12, name: 'level2', level: 2 as const },
-  { id: 13, name: 'level3', level: 3 as const },
-];
-const ADMIN_ID = 14;
 const PASSWORD = 'duplicate test password';
 
 /** An interview of project 1 with a value in every kind of column, item ids above 1. */
@@ -50,22 +43,7 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
   beforeAll(async () => {
     work = await startTestWorkServer(engine);
     const db = work.server.db;
-    for (const u of LEVEL_USERS) {
-      await insertProfile(db, 10 + u.level, u.level === 0 ? [] : accessItemsUnder(ontology, 'oh1', u.level));
-      await insertLoginUser(db, u.id, {
-        username: u.name,
-        password: PASSWORD,
-        profile: 10 + u.level,
-        projects: [1, 3],
-      });
-    }
-    await insertLoginUser(db, ADMIN_ID, {
-      username: 'admin',
-      password: PASSWORD,
-      profile: 10,
-      projects: [4],
-      globalAdmin: true,
-    });
+    await insertLevelUsers(db, PASSWORD, (level) => accessItemsUnder(ontology, 'oh1', level));
     await insertRecordValues(db, ontology, 'rsc197', PERSON_ID, { rsc85: [text('Alicia', 'lg-spa')] });
     await insertRecordValues(db, ontology, 'oh1', SOURCE_ID, SOURCE_VALUES, [1]);
     await insertRecordValues(db, ontology, 'oh1', OTHER_PROJECT_ID, { oh14: [text('OTHER')] }, [2]);
@@ -78,13 +56,7 @@ describe.each(workEngineCases())('duplicate ($engine)', (engine) => {
       userId: -1,
       when: new Date(),
     });
-    for (const name of [...LEVEL_USERS.map((u) => u.name), 'admin']) {
-      const browser = work.browser();
-      expect((await browser.login(name, PASSWORD)).status).toBe(200);
-      as[name] = browser;
-    }
-    as.root = work.browser();
-    expect((await as.root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    Object.assign(as, await browsersOf(work, LEVEL_USERNAMES, PASSWORD));
   }, 180_000);
   afterAll(async () => {
     await work?.stop();

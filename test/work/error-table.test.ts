@@ -2,14 +2,19 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATEGORIES, ERROR_REGISTRY } from '../../src/work/dispatch/error-registry.js';
-import { extractErrorTable, renderErrorTable, withErrorTable } from '../../src/work/dispatch/error-table.js';
+import {
+  ERROR_TABLE_FILE,
+  extractErrorTable,
+  renderErrorTable,
+  withErrorTable,
+} from '../../src/work/dispatch/error-table.js';
 
-const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const doc = readFileSync(resolve(import.meta.dirname, '../..', ERROR_TABLE_FILE), 'utf8');
 
-describe('README error-code table', () => {
+describe('the work API error-code table (docs/work-api.md)', () => {
   it('is the table the registry generates (run `npm run docs:errors` after changing codes)', () => {
-    const table = extractErrorTable(readme);
-    expect(table, 'README.md lacks the error-code markers').toBeDefined();
+    const table = extractErrorTable(doc);
+    expect(table, `${ERROR_TABLE_FILE} lacks the error-code markers`).toBeDefined();
     expect(table).toBe(renderErrorTable());
   });
 
@@ -23,7 +28,7 @@ describe('README error-code table', () => {
         ),
       ).toBe(true);
     }
-    const once = withErrorTable(readme);
+    const once = withErrorTable(doc);
     expect(withErrorTable(once)).toBe(once);
     expect(
       renderErrorTable({ 'x.y': { category: 'conflict', label_key: 'k', retryable: true, message: 'a|b' } }),

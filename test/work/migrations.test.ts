@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MATRIX_TABLES } from '../../src/work/store/matrix-tables.js';
 import { migrateSchema } from '../../src/work/store/migrate-schema.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
+import { componentVersion, readRecord } from '../../src/work/store/record-rows.js';
 import type { SqlQueryable } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 
@@ -53,6 +55,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'permissions_version',
       'publish_watermarks',
       'schema_migrations',
+      'server_secrets',
       'sessions',
     ]);
     const matrixColumns = await db.query<{ column_name: string; data_type: string }>(
@@ -67,6 +70,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'media',
       'misc',
       'meta',
+      'versions',
     ]);
   });
 
@@ -119,5 +123,46 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       "SELECT date FROM matrix_activity WHERE section_tipo = 'dd542' AND section_id = 1",
     );
     expect(rows[0]!.date).toEqual({ dd547: [{ id: 1, lang: 'lg-nolan', start }] });
+  });
+
+  it('migration 10 gives every matrix table component versions, keeping every row as it was (version 0)', async () => {
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    await migrateSchema(
+      db,
+      MIGRATIONS.filter((m) => m.version < 10),
+    );
+    const string = { oh14: [{ id: 1, lang: 'lg-nolan', value: 'WC-1' }] };
+    const relation = {
+      oh22: [{ type: 'dd675', section_tipo: 'dd153', section_id: 1, from_component_tipo: 'oh22' }],
+    };
+    for (const table of MATRIX_TABLES) {
+      await db.query(
+        `INSERT INTO ${table} (section_tipo, section_id, string, relation, meta, created_by, modified_at, modified_by)
+         VALUES ('oh1', 7, $1::jsonb, $2::jsonb, '{"oh14": 1}'::jsonb, 3, '2026-01-02T03:04:05Z', 4)`,
+        [JSON.stringify(string), JSON.stringify(relation)],
+      );
+    }
+    const rowsOf = async (table: string) =>
+      (
+        await db.query(
+          `SELECT section_tipo, section_id, string, relation, date, number, media, misc, meta, created_at,
+             created_by, modified_at, modified_by FROM ${table}`,
+        )
+      ).rows;
+    const before = await Promise.all(MATRIX_TABLES.map(rowsOf));
+
+    expect(await migrateSchema(db)).toEqual({
+      applied: [10, ...MIGRATIONS.filter((m) => m.version > 10).map((m) => m.version)],
+      version: latest,
+    });
+    expect(await Promise.all(MATRIX_TABLES.map(rowsOf))).toEqual(before);
+    for (const table of MATRIX_TABLES) {
+      const { rows } = await db.query<{ versions: unknown }>(`SELECT versions FROM ${table}`);
+      expect(rows, table).toEqual([{ versions: {} }]);
+      const row = (await readRecord(db, table, { section_tipo: 'oh1', section_id: 7 }))!;
+      expect(row.string).toEqual(string);
+      expect(componentVersion(row, 'oh14')).toBe(0);
+    }
   });
 });

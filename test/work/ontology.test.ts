@@ -24,7 +24,7 @@ describe('ontology seed', () => {
     expect(ontology.sectionOf('oh24')?.tipo).toBe('oh1');
   });
 
-  it('carries the portal targets WORK-MODEL.md names', () => {
+  it('carries the portal targets the ontology seed names', () => {
     expect(ontology.node('oh24')?.target_section_tipo).toEqual(['rsc197']);
     expect(ontology.node('oh25')?.target_section_tipo).toEqual(['rsc167']);
     expect(ontology.node('oh17')?.target_section_tipo).toEqual(['rsc170']);

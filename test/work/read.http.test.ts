@@ -1,7 +1,7 @@
 /**
  * dd_core_api.read and the context actions over HTTP, on PGlite and PostgreSQL: section lists and
- * edit reads shaped as the stock client reads them (STOCK-CLIENT-SHAPES.md steps 5, 6, 9, 12,
- * 16), portal targets resolved one level, translatable slices, permissions (levels, project
+ * edit reads shaped as the stock client reads them (the bodies test/work/stock-client.http.test.ts
+ * replays), portal targets resolved one level, translatable slices, permissions (levels, project
  * scope), passwords never read, and a fixed number of statements per page whatever its size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,8 @@ import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile, insertProject } from '../helpers/work-permissions.js';
 import { insertRecordValues, locator, text } from '../helpers/work-records.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkBrowser,
   type WorkServerHandle,
 } from '../helpers/work-server.js';
@@ -146,8 +146,7 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
       profile: 4,
       projects: [1],
     });
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
   });
   afterAll(async () => {
     await work?.stop();

@@ -13,8 +13,8 @@ import {
   insertProject,
 } from '../helpers/work-permissions.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkAnswer,
   type WorkBrowser,
   type WorkServerHandle,
@@ -47,8 +47,7 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
 
   beforeAll(async () => {
     work = await startTestWorkServer(engine);
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
     inProject = await create('oh1');
     await insertProject(work.server.db, 2);
     await insertInterview(work.server.db, outOfProject, [2]);

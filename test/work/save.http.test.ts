@@ -2,16 +2,16 @@
  * dd_core_api.save over HTTP on both engines: every change action on a literal, a translatable
  * literal, a relation and a date; validation refusals that write nothing; history and activity
  * rows per save; observers (computed full name, parent/children mirrors); concurrent saves; a
- * failure injected inside the transaction; the stock client's bodies (STOCK-CLIENT-SHAPES.md
- * steps 7, 8, 11, 13, 14).
+ * failure injected inside the transaction; the stock client's save bodies (as
+ * test/work/stock-client.http.test.ts replays them).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
+  rootBrowser,
   startTestWorkServer,
-  TEST_ROOT_PASSWORD,
   type WorkAnswer,
   type WorkBrowser,
   type WorkServerHandle,
@@ -90,8 +90,7 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
 
   beforeAll(async () => {
     work = await startTestWorkServer(engine, {}, { wrapDb: failureInjector });
-    root = work.browser();
-    expect((await root.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    root = await rootBrowser(work);
   });
   afterAll(async () => {
     await work?.stop();
@@ -811,8 +810,7 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
 
   it('two sessions saving the same component at once lose nothing: 10 values, 10 ids, 10 history rows', async () => {
     const id = await create('oh1');
-    const other = work.browser();
-    expect((await other.login('root', TEST_ROOT_PASSWORD)).status).toBe(200);
+    const other = await rootBrowser(work);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         save(

@@ -242,7 +242,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     const changed = await browser.post(changeLang({ svc_data_lang: 'lg-spa' }));
     expect(changed.body).toMatchObject({ ok: true, data: true });
     const after = await browser.post(start({ search_obj: { t: 'oh1' } }));
-    // Contexts are labelled in the data language (WORK-MODEL.md).
+    // Contexts are labelled in the data language (docs/work-api.md).
     expect(after.body.data.context[0]).toMatchObject({ tipo: 'oh1', lang: 'lg-spa', label: 'Entrevistas' });
     expect(after.body.environment.page_globals).toMatchObject({
       is_logged: true,

@@ -10,7 +10,7 @@ import {
 
 const start = (options: Record<string, unknown> = {}) => ({ action: 'start', options });
 
-/** The bootstrapped profiles (WORK-MODEL.md): Admin dd234/1, Cataloguer dd234/2. */
+/** The bootstrapped profiles (docs/work-api.md): Admin dd234/1, Cataloguer dd234/2. */
 const CATALOGUER_PROFILE = 2;
 
 /** A user with a login whose profile and project (1) come from the helpers. */

@@ -1,6 +1,6 @@
 /**
- * A cataloguer's day as the stock Dédalo browser client sends it (STOCK-CLIENT-SHAPES.md steps
- * 1-22, the request bodies as written there), replayed in order against the real server on
+ * A cataloguer's day as the stock Dédalo browser client sends it (22 steps:
+ * the request bodies that client writes), replayed in order against the real server on
  * PGlite and PostgreSQL, asserting what the client reads from each answer. Steps 17-18 (component
  * locks) are sent because `plain_vars.DEDALO_LOCK_COMPONENTS` is true.
  */

@@ -59,6 +59,26 @@ describe('work API transport refusals', () => {
     expectEnvelope(res, 'http.malformed_request', 400);
   });
 
+  it('answers an HTTP/1.1 request without Host with http.missing_host, not an empty 400', async () => {
+    const body = '{"action":"start"}';
+    for (const request of [
+      `POST ${basePath} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      'GET /nowhere HTTP/1.1\r\n\r\n',
+    ]) {
+      const res = await sendRaw(work.server.url, request);
+      expectEnvelope(res, 'http.missing_host', 400);
+      expect(res.json.error.message).toMatch(/Host header/);
+      expect(res.headers.connection).toBe('close');
+    }
+    // HTTP/1.0 needs no Host: the RQO is answered.
+    const old = await sendRaw(
+      work.server.url,
+      `POST ${basePath} HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(old.status).toBe(200);
+    expect(old.json.ok).toBe(true);
+  });
+
   it('keeps serving RQOs after those refusals', async () => {
     await sendRaw(work.server.url, oversizedHeaderRequest(basePath));
     const res = await work.post({ action: 'start' });

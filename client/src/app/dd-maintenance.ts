@@ -1,6 +1,6 @@
 /**
- * The maintenance page, one block per widget of `dd_area_maintenance_api` (README, "Maintenance
- * widgets"): counters (`get_widget_value` of counters_status; "Fix" / "Reset" through
+ * The maintenance page, one block per widget of `dd_area_maintenance_api` (docs/work-api.md,
+ * "Maintenance widgets"): counters (`get_widget_value` of counters_status; "Fix" / "Reset" through
  * `widget_request` `modify_counter`), system status, sessions and login locks (`end_session`,
  * `unlock_login`; global administrators), the sweep (`run`), and the fields being edited
  * (`lock_components_actions` `get_active_users`, "Release every lock"). Each block asks the server
@@ -31,7 +31,7 @@ interface SessionRow {
 }
 
 interface LoginLockRow {
-  scope: 'pair' | 'address' | 'username';
+  scope: 'pair' | 'address' | 'username' | 'device';
   username: string | null;
   address: string | null;
   failures: number;
@@ -339,7 +339,9 @@ export class DdMaintenance extends LitElement {
         ? `address ${l.address}`
         : l.scope === 'pair'
           ? `${l.username} from ${l.address}`
-          : `${l.username} from new addresses`;
+          : l.scope === 'device'
+            ? `${l.username} on one trusted browser`
+            : `${l.username} from new addresses`;
     return html`${
       v.sessions.length === 0
         ? html`<p class="muted">No open sessions.</p>`

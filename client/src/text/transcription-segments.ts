@@ -1,11 +1,11 @@
 /**
  * Splits a transcription (or any text area value) into plain text and Dédalo tags, with a short
  * human label for each tag, so the editor can show tags as chips and write them back verbatim.
- * The grammar is the one the publication API reads (src/publication/text/tag-grammar.ts): one
+ * The grammar is the one the publication API reads (src/common/text/tag-grammar.ts): one
  * implementation for both. HTML markup of texts written in a rich-text editor (`<p>`, `<br>`,
  * `<strong>`) becomes chips too, so it is kept verbatim and never half-deleted.
  */
-import { parseTags, type Tag } from '../../../src/publication/text/tag-grammar.js';
+import { parseTags, type Tag } from '../../../src/common/text/tag-grammar.js';
 
 export type Segment = { kind: 'text'; text: string } | { kind: 'tag'; raw: string; tag: Tag; label: string };
 

@@ -5,10 +5,9 @@
  * highlighter as the API's fragments (text/), so every piece of stored text is escaped and the
  * only markup is ours.
  */
+import { parseTags, type Tag } from '../../common/text/tag-grammar.js';
 import { escapeHtml, highlight } from '../text/highlight.js';
 import { toPlainText } from '../text/plain-text.js';
-import type { Tag } from '../text/tag-grammar.js';
-import { parseTags } from '../text/tag-grammar.js';
 import type { MatchTerm } from '../text/term-matching.js';
 
 export type TranscriptPiece =

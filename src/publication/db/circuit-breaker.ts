@@ -1,5 +1,5 @@
 /**
- * A small circuit breaker per database, wrapped around the engine. Once a database is known to
+ * The shared circuit breaker (common/circuit-breaker.ts), one per database, wrapped around the engine. Once a database is known to
  * be down (a health ping failed or timed out, or a statement failed with a connection error),
  * data statements fail at once with a 503 problem and Retry-After instead of each waiting up to
  * REQUEST_TIMEOUT_MS on a dead server. Recovery needs no restart: every health ping goes through
@@ -7,6 +7,14 @@
  * next statement first sends one short probe (shared by every caller arriving meanwhile) and
  * proceeds if it succeeds.
  */
+import {
+  BREAKER_RETRY_MS,
+  BreakerOpen,
+  type BreakerState,
+  CircuitBreaker,
+  PROBE_TIMEOUT_MS,
+  within,
+} from '../../common/circuit-breaker.js';
 import { ProblemError } from '../problems.js';
 import {
   type CountQuery,
@@ -21,19 +29,7 @@ import {
   type StatementOptions,
 } from './types.js';
 
-/** How long an open breaker refuses before it lets a probe try again. */
-export const BREAKER_RETRY_MS = 5_000;
-/** A probe (or a health ping without its own limit) gives up after this long. */
-export const PROBE_TIMEOUT_MS = 2_000;
-
-export type BreakerState = 'closed' | 'open';
-
-interface OpenBreaker {
-  /** When the database was first seen down in this outage (ISO 8601). */
-  since: string;
-  retryAt: number;
-  probe?: Promise<boolean>;
-}
+export { BREAKER_RETRY_MS, type BreakerState, PROBE_TIMEOUT_MS } from '../../common/circuit-breaker.js';
 
 /** The database is known to be down; raised without touching the engine. */
 export class DatabaseDown extends ProblemError {
@@ -48,25 +44,17 @@ export class DatabaseDown extends ProblemError {
   }
 }
 
-/** Rejects with DatabaseUnavailable when `work` has not settled within `ms`. */
-function within<T>(db: string, work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailable(db, new Error(`no answer within ${ms} ms`))), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 export class CircuitBreakerDriver implements Driver {
-  private readonly open = new Map<string, OpenBreaker>();
+  private readonly breaker: CircuitBreaker;
 
   readonly selectJson?: Driver['selectJson'];
 
   constructor(
     private readonly inner: Driver,
-    private readonly retryMs = BREAKER_RETRY_MS,
+    retryMs = BREAKER_RETRY_MS,
     private readonly probeTimeoutMs = PROBE_TIMEOUT_MS,
   ) {
+    this.breaker = new CircuitBreaker((db) => this.ping(db), retryMs);
     const selectJson = inner.selectJson?.bind(inner);
     if (selectJson) {
       this.selectJson = (db, query, shape, options) =>
@@ -80,38 +68,31 @@ export class CircuitBreakerDriver implements Driver {
 
   /** Every database's breaker, for /health. */
   states(dbs: readonly string[]): Record<string, BreakerState> {
-    return Object.fromEntries(dbs.map((db) => [db, this.open.has(db) ? 'open' : 'closed']));
+    return this.breaker.states(dbs);
   }
 
-  private trip(db: string): void {
-    const current = this.open.get(db);
-    if (current) current.retryAt = Date.now() + this.retryMs;
-    else this.open.set(db, { since: new Date().toISOString(), retryAt: Date.now() + this.retryMs });
+  /** Seconds a client should wait before retrying `db` (Retry-After of a 503). */
+  retryAfterSeconds(db: string): number {
+    return this.breaker.retryAfterSeconds(db);
   }
 
-  /** Resolves when `db` may take a statement; throws DatabaseDown while its breaker stays open. */
-  private async admit(db: string): Promise<void> {
-    const state = this.open.get(db);
-    if (!state) return;
-    const wait = state.retryAt - Date.now();
-    if (wait > 0) throw new DatabaseDown(db, Math.ceil(wait / 1000));
-    state.probe ??= this.ping(db).then(
-      () => true,
-      () => false,
-    );
-    if (!(await state.probe)) {
-      state.probe = undefined;
-      throw new DatabaseDown(db, Math.ceil(this.retryMs / 1000));
-    }
+  /** Throws DatabaseDown at once while `db`'s breaker is open (no probe is started). */
+  refuseIfOpen(db: string): void {
+    if (this.breaker.isOpen(db)) throw new DatabaseDown(db, this.breaker.retryAfterSeconds(db));
   }
 
   /** Runs one statement behind the breaker; a connection failure opens it. */
   private async guarded<T>(db: string, run: () => Promise<T>): Promise<T> {
-    await this.admit(db);
+    try {
+      await this.breaker.admit(db);
+    } catch (err) {
+      if (err instanceof BreakerOpen) throw new DatabaseDown(db, err.retryAfterSeconds);
+      throw err;
+    }
     try {
       return await run();
     } catch (err) {
-      if (err instanceof DatabaseUnavailable) this.trip(db);
+      if (err instanceof DatabaseUnavailable) this.breaker.trip(db);
       throw err;
     }
   }
@@ -151,10 +132,14 @@ export class CircuitBreakerDriver implements Driver {
   async ping(db: string, options?: StatementOptions): Promise<void> {
     const limit = options?.timeoutMs ?? this.probeTimeoutMs;
     try {
-      await within(db, this.inner.ping(db, { ...options, timeoutMs: limit }), limit);
-      this.open.delete(db);
+      await within(
+        this.inner.ping(db, { ...options, timeoutMs: limit }),
+        limit,
+        () => new DatabaseUnavailable(db, new Error(`no answer within ${limit} ms`)),
+      );
+      this.breaker.reset(db);
     } catch (err) {
-      this.trip(db);
+      this.breaker.trip(db);
       throw err;
     }
   }

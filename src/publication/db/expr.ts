@@ -7,64 +7,12 @@
  * names come from the allowlist below, and full-text queries are regenerated from their parsed
  * terms (text/search-query.ts).
  */
-import { type ParsedSearch, toFts5Match, toMariadbBoolean } from '../text/search-query.js';
-import type { Dialect } from './sql-builder.js';
-import type { SqlValue } from './types.js';
+import { toFts5Match, toMariadbBoolean } from '../text/search-query.js';
+import type { Dialect, Expr, ExprFunction, MatchJoins, SqlValue } from './types.js';
 
 /** The FTS5 external-content table indexing `column` of `table` (SQLite). */
 export function ftsTableOf(table: string, column: string): string {
   return `fts_${table}_${column}`;
-}
-
-export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'LIKE' | 'NOT LIKE';
-
-/** Functions a v1 fragment may call, each rendered per engine (same meaning on both). */
-export const EXPR_FUNCTIONS = [
-  'CONCAT',
-  'CONCAT_WS',
-  'LOWER',
-  'UPPER',
-  'LENGTH',
-  'CHAR_LENGTH',
-  'TRIM',
-  'SUBSTRING',
-  'REPLACE',
-  'COALESCE',
-  'IFNULL',
-  'ABS',
-  'ROUND',
-  'COUNT',
-  'MIN',
-  'MAX',
-  'SUM',
-  'AVG',
-] as const;
-export type ExprFunction = (typeof EXPR_FUNCTIONS)[number];
-
-export type Expr =
-  | { kind: 'column'; name: string }
-  /** A name given with AS in the select list (ORDER BY relevance). */
-  | { kind: 'alias'; name: string }
-  | { kind: 'literal'; value: SqlValue | null }
-  | { kind: 'star' }
-  | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
-  | { kind: 'and' | 'or'; items: Expr[] }
-  | { kind: 'not'; expr: Expr }
-  | { kind: 'in'; expr: Expr; list: Expr[]; negated: boolean }
-  | { kind: 'is_null'; expr: Expr; negated: boolean }
-  | { kind: 'between'; expr: Expr; low: Expr; high: Expr; negated: boolean }
-  | { kind: 'call'; fn: ExprFunction; args: Expr[]; distinct?: boolean }
-  /** Full-text match on one indexed column; as a value it is the relevance (higher is better). */
-  | { kind: 'match'; table: string; column: string; search: ParsedSearch };
-
-export interface SelectItem {
-  expr: Expr;
-  as?: string;
-}
-
-export interface ExprOrder {
-  expr: Expr;
-  desc: boolean;
 }
 
 export interface ExprRenderer {
@@ -95,12 +43,6 @@ function renderCall(d: Dialect, fn: ExprFunction, args: string[], distinct: bool
       return `${fn}(${list})`;
   }
 }
-
-/**
- * SQLite full-text matches joined once in FROM (sql-builder.ts), by matchKey: the alias of the
- * derived table holding each matching rowid and its rank.
- */
-export type MatchJoins = ReadonlyMap<string, string>;
 
 export function matchKey(m: Extract<Expr, { kind: 'match' }>): string {
   return `${m.table}\u0000${m.column}\u0000${toFts5Match(m.search)}`;

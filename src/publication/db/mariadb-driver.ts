@@ -3,6 +3,7 @@
  * statements (`execute`), every session read-only. Catalogue queries use information_schema.
  */
 import mysql from 'mysql2/promise';
+import { within } from '../../common/circuit-breaker.js';
 import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
 import { backtickDialect, buildCount, buildFacet, buildSelect } from './sql-builder.js';
@@ -36,6 +37,12 @@ function withTimeLimit(sql: string, timeoutMs: number | undefined, flavor: 'mari
     return sql.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${halfSeconds * 500}) */ `);
   return `SET STATEMENT max_statement_time=${halfSeconds / 2} FOR ${sql}`;
 }
+
+/**
+ * How long past a statement's deadline we still wait for the server's own time-out answer
+ * before deciding the server is not answering at all.
+ */
+const CLIENT_GRACE_MS = 500;
 
 // Errors that mean "the database cannot serve now", as opposed to a fault in our SQL.
 const UNAVAILABLE_CODES = new Set([
@@ -104,7 +111,7 @@ export class MariadbDriver implements Driver {
       // failure; ours are mapped to problems by kind, and the capture cost showed in profiles.
       trace: false,
     });
-    // Defence in depth beside the read-only database user the README asks for.
+    // Defence in depth beside the read-only database user docs/deployment.md asks for.
     pool.on('connection', (conn) => {
       conn.query('SET SESSION TRANSACTION READ ONLY');
     });
@@ -117,14 +124,6 @@ export class MariadbDriver implements Driver {
     return pool;
   }
 
-  private async detectFlavor(db: string): Promise<'mariadb' | 'mysql'> {
-    if (!this.flavor) {
-      const [rows] = await this.pool(db).query('SELECT VERSION() AS v');
-      this.flavor = /mariadb/i.test(String((rows as { v: string }[])[0]?.v)) ? 'mariadb' : 'mysql';
-    }
-    return this.flavor;
-  }
-
   private async run<T>(
     db: string,
     sql: string,
@@ -132,16 +131,71 @@ export class MariadbDriver implements Driver {
     options: StatementOptions = {},
   ): Promise<T[]> {
     try {
-      const flavor = options.timeoutMs === undefined ? 'mariadb' : await this.detectFlavor(db);
-      const [rows] = await this.pool(db).execute(withTimeLimit(sql, options.timeoutMs, flavor), params);
-      return rows as T[];
+      if (options.timeoutMs === undefined) {
+        const [rows] = await this.pool(db).execute(sql, params);
+        return rows as T[];
+      }
+      return await this.runWithin<T>(db, sql, params, options.timeoutMs);
     } catch (err) {
       // A request still running when shutdown closed the pools (its client went away, so the
       // server did not wait for it): the database is gone for it, not a fault to log as one.
       if (this.closed) throw new DatabaseUnavailable(db, err);
+      if (err instanceof QueryTimeout || err instanceof DatabaseUnavailable) throw err;
       if (TIMEOUT_ERRNOS.has((err as { errno?: number }).errno ?? 0)) throw new QueryTimeout(db);
       throw isUnavailable(err) ? new DatabaseUnavailable(db, err) : err;
     }
+  }
+
+  /**
+   * One statement with a deadline kept on both sides. The server stops the statement itself
+   * (max_statement_time, withTimeLimit) and answers a time-out; that needs a server that
+   * answers. A server that hangs (stopped, or its network stalled) answers nothing, so the
+   * deadline is also kept here: waiting for a pool connection counts (a time-out), and past the deadline
+   * plus a short grace the connection is destroyed (never returned to the pool, so the next
+   * statement does not queue behind it) and the database counts as unavailable (the breaker
+   * opens). Destroying the connection is also what ends the statement if the server is alive.
+   */
+  private async runWithin<T>(db: string, sql: string, params: SqlValue[], timeoutMs: number): Promise<T[]> {
+    const deadline = Date.now() + timeoutMs + CLIENT_GRACE_MS;
+    const stalled = () =>
+      new DatabaseUnavailable(db, new Error(`no answer within ${timeoutMs + CLIENT_GRACE_MS} ms`));
+    const acquiring = this.pool(db).getConnection();
+    // Every connection busy past the deadline: the request ran out of time (504); the busy
+    // statements themselves find out whether the server still answers.
+    const conn = await within(acquiring, timeoutMs, () => new QueryTimeout(db)).catch((err: unknown) => {
+      // A connection that arrives after we gave up goes back to the pool.
+      acquiring.then(
+        (late) => late.release(),
+        () => {},
+      );
+      throw err;
+    });
+    try {
+      const flavor =
+        this.flavor ?? (await within(this.detectFlavorOn(conn), Math.max(1, deadline - Date.now()), stalled));
+      const [rows] = await within(
+        conn.execute(
+          withTimeLimit(sql, Math.max(1, deadline - Date.now() - CLIENT_GRACE_MS), flavor),
+          params,
+        ),
+        Math.max(1, deadline - Date.now()),
+        stalled,
+      );
+      conn.release();
+      return rows as T[];
+    } catch (err) {
+      if (err instanceof DatabaseUnavailable || isUnavailable(err)) conn.destroy();
+      else conn.release();
+      throw err;
+    }
+  }
+
+  private async detectFlavorOn(conn: mysql.PoolConnection): Promise<'mariadb' | 'mysql'> {
+    if (!this.flavor) {
+      const [rows] = await conn.query('SELECT VERSION() AS v');
+      this.flavor = /mariadb/i.test(String((rows as { v: string }[])[0]?.v)) ? 'mariadb' : 'mysql';
+    }
+    return this.flavor;
   }
 
   async introspect(db: string, options?: StatementOptions): Promise<DatabaseSchema> {

@@ -17,6 +17,11 @@ export class SchemaCache {
     private readonly driver: Driver,
     private readonly ttlMs = 30_000,
     private readonly now: () => number = Date.now,
+    /**
+     * Throws when `db` is known to be down (its circuit breaker is open): a caller then gets the
+     * 503 at once instead of joining a catalogue read that may hang until its own time-out.
+     */
+    private readonly refuse: (db: string) => void = () => {},
   ) {}
 
   /**
@@ -31,7 +36,8 @@ export class SchemaCache {
     const entry = this.entries.get(db) ?? { loadedAt: 0 };
     this.entries.set(db, entry);
     if (entry.schema && this.now() - entry.loadedAt < this.ttlMs) return Promise.resolve(entry.schema);
-    if (!entry.inflight) {
+    if (entry.inflight) this.refuse(db);
+    else {
       entry.inflight = this.driver
         .introspect(db)
         .then((schema) => {

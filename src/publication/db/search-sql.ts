@@ -17,8 +17,8 @@
  */
 import { toFts5Match, toMariadbBoolean } from '../text/search-query.js';
 import { ftsTableOf, renderExpr } from './expr.js';
-import { type Dialect, renderOrderBy, renderPaging, renderWhere, type SqlStatement } from './sql-builder.js';
-import type { FulltextQuery, SqlValue } from './types.js';
+import { renderOrderBy, renderPaging, renderWhere, type SqlStatement } from './sql-builder.js';
+import type { Dialect, FulltextQuery, SqlValue } from './types.js';
 
 /** The column of every search row that says how many candidates were ranked (the caller drops it). */
 export const CANDIDATES_COLUMN = 'pub_search_candidates';

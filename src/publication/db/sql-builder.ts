@@ -6,19 +6,18 @@
  */
 
 import { toFts5Match } from '../text/search-query.js';
-import { type Expr, ftsTableOf, type MatchJoins, matchesIn, matchKey, renderExpr } from './expr.js';
-import type { Condition, CountQuery, FacetQuery, OrderTerm, SelectQuery, SqlValue } from './types.js';
-
-export interface Dialect {
-  /** Which engine's functions and full-text syntax expressions are rendered in (db/expr.ts). */
-  engine: 'mariadb' | 'sqlite';
-  quote(identifier: string): string;
-  /**
-   * A predicate evaluated for every scanned row before any other condition, so a time-out can
-   * interrupt long scans (SQLite has no other interrupt reachable from better-sqlite3).
-   */
-  liveness?: string;
-}
+import { ftsTableOf, matchesIn, matchKey, renderExpr } from './expr.js';
+import type {
+  Condition,
+  CountQuery,
+  Dialect,
+  Expr,
+  FacetQuery,
+  MatchJoins,
+  OrderTerm,
+  SelectQuery,
+  SqlValue,
+} from './types.js';
 
 export const backtickDialect: Dialect = {
   engine: 'mariadb',

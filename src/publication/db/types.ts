@@ -3,6 +3,8 @@
  * and what a read asks for. Nothing outside db/ writes SQL; it builds a SelectQuery instead.
  */
 
+import type { ParsedSearch } from '../text/search-query.js';
+
 /** How a column's values behave for comparisons and JSON output. */
 export type ColumnKind = 'integer' | 'number' | 'text' | 'other';
 
@@ -59,6 +61,76 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 
 export type SqlValue = string | number;
 
+/** The quoting and engine a statement is rendered for (sql-builder.ts). */
+export interface Dialect {
+  /** Which engine's functions and full-text syntax expressions are rendered in (db/expr.ts). */
+  engine: 'mariadb' | 'sqlite';
+  quote(identifier: string): string;
+  /**
+   * A predicate evaluated for every scanned row before any other condition, so a time-out can
+   * interrupt long scans (SQLite has no other interrupt reachable from better-sqlite3).
+   */
+  liveness?: string;
+}
+
+/** Legacy v1 expressions (rendered by expr.ts). */
+export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'LIKE' | 'NOT LIKE';
+
+/** Functions a v1 fragment may call, each rendered per engine (same meaning on both). */
+export const EXPR_FUNCTIONS = [
+  'CONCAT',
+  'CONCAT_WS',
+  'LOWER',
+  'UPPER',
+  'LENGTH',
+  'CHAR_LENGTH',
+  'TRIM',
+  'SUBSTRING',
+  'REPLACE',
+  'COALESCE',
+  'IFNULL',
+  'ABS',
+  'ROUND',
+  'COUNT',
+  'MIN',
+  'MAX',
+  'SUM',
+  'AVG',
+] as const;
+export type ExprFunction = (typeof EXPR_FUNCTIONS)[number];
+
+export type Expr =
+  | { kind: 'column'; name: string }
+  /** A name given with AS in the select list (ORDER BY relevance). */
+  | { kind: 'alias'; name: string }
+  | { kind: 'literal'; value: SqlValue | null }
+  | { kind: 'star' }
+  | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
+  | { kind: 'and' | 'or'; items: Expr[] }
+  | { kind: 'not'; expr: Expr }
+  | { kind: 'in'; expr: Expr; list: Expr[]; negated: boolean }
+  | { kind: 'is_null'; expr: Expr; negated: boolean }
+  | { kind: 'between'; expr: Expr; low: Expr; high: Expr; negated: boolean }
+  | { kind: 'call'; fn: ExprFunction; args: Expr[]; distinct?: boolean }
+  /** Full-text match on one indexed column; as a value it is the relevance (higher is better). */
+  | { kind: 'match'; table: string; column: string; search: ParsedSearch };
+
+export interface SelectItem {
+  expr: Expr;
+  as?: string;
+}
+
+export interface ExprOrder {
+  expr: Expr;
+  desc: boolean;
+}
+
+/**
+ * SQLite full-text matches joined once in FROM (sql-builder.ts), by matchKey: the alias of the
+ * derived table holding each matching rowid and its rank.
+ */
+export type MatchJoins = ReadonlyMap<string, string>;
+
 export type Condition =
   | { column: string; op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'like'; value: SqlValue }
   | { column: string; op: 'in' | 'not_in'; value: SqlValue[] }
@@ -78,13 +150,13 @@ export interface SelectQuery {
   limit?: number;
   offset?: number;
   /** Legacy v1 only (db/expr.ts): computed items replacing `columns`, with SELECT DISTINCT. */
-  select?: import('./expr.js').SelectItem[];
+  select?: SelectItem[];
   distinct?: boolean;
   /** Legacy v1 only: a condition ANDed after `where`. */
-  filter?: import('./expr.js').Expr;
-  groupBy?: import('./expr.js').Expr[];
+  filter?: Expr;
+  groupBy?: Expr[];
   /** Legacy v1 only: ordering by expressions, after `orderBy`. */
-  order?: import('./expr.js').ExprOrder[];
+  order?: ExprOrder[];
 }
 
 /** What a count reads: the rows a SelectQuery would return, before paging (groups count once). */
@@ -104,10 +176,10 @@ export interface FulltextQuery {
   column: string;
   columns: string[];
   /** The engine-neutral parsed query; each driver renders its own syntax. */
-  search: import('../text/search-query.js').ParsedSearch;
+  search: ParsedSearch;
   where: Condition[];
   /** A further condition on the table's columns (the v1 API's `filter` fragment). */
-  filter?: import('./expr.js').Expr;
+  filter?: Expr;
   /** Tie-breakers after relevance (the record key), so pages are stable. */
   orderBy: OrderTerm[];
   limit: number;

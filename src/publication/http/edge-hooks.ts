@@ -15,6 +15,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicationConfig } from '../config.js';
+import { ProblemError } from '../problems.js';
 import { apiKeyCheck } from './api-key-guard.js';
 import { COMPRESS_THRESHOLD, compress, compressibleLength, negotiateEncoding } from './compression.js';
 import { corsPolicy, isPreflight } from './cors.js';
@@ -24,8 +25,28 @@ import { createRateLimiter } from './rate-limit.js';
 import { openBudget } from './request-context.js';
 import { appendVary } from './vary.js';
 
+/** How long past REQUEST_TIMEOUT_MS the backstop waits for the request's own time-out answer. */
+const DEADLINE_GRACE_MS = 1_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The backstop of the request's deadline; cleared when its answer is sent. */
+    deadlineTimer: NodeJS.Timeout | null;
+  }
+}
+
+function answerLate(request: FastifyRequest, reply: FastifyReply): void {
+  if (reply.sent || reply.raw.headersSent || request.raw.destroyed) return;
+  sendProblem(
+    request,
+    reply,
+    new ProblemError('timeout', 'the request took longer than the server allows (REQUEST_TIMEOUT_MS)'),
+  );
+}
+
 export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig): void {
   app.decorateRequest('statementBudget', null);
+  app.decorateRequest('deadlineTimer', null);
   const cors = corsPolicy(config.corsOrigin);
   const limiter = createRateLimiter(app, config);
   const checkKey = apiKeyCheck(config.apiKeys);
@@ -41,9 +62,20 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
     .join(', ');
   const varyWithEncoding = baseVary === '' ? 'Accept-Encoding' : `${baseVary}, Accept-Encoding`;
 
-  /** The request passed the door: its statement budget starts now (request-context.ts). */
-  const admit = (request: FastifyRequest, done: () => void) => {
+  /**
+   * The request passed the door: its statement budget starts now (request-context.ts), and so
+   * does its deadline. Each statement stops at the budget's deadline by itself; this timer is
+   * the backstop for waits outside a statement (a shared catalogue read, a pool): whatever the
+   * request still waits for, it is answered 504 shortly after REQUEST_TIMEOUT_MS.
+   */
+  const admit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     openBudget(request, requestTimeoutMs, requestMaxStatements);
+    request.deadlineTimer = setTimeout(
+      answerLate,
+      requestTimeoutMs + DEADLINE_GRACE_MS,
+      request,
+      reply,
+    ).unref();
     done();
   };
 
@@ -54,7 +86,7 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
       sendProblem(request, reply, refusal);
       return;
     }
-    admit(request, done);
+    admit(request, reply, done);
   };
 
   // Callback style, not async: no promise per request unless the rate-limit store is remote.
@@ -90,6 +122,7 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.deadlineTimer) clearTimeout(request.deadlineTimer);
     reply.header('X-Response-Time', `${reply.elapsedTime.toFixed(2)}ms`);
     // An answer in flight at shutdown must not keep its keep-alive connection (and the
     // process) open until the keep-alive time-out: the client closes it once this is read.

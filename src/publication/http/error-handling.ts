@@ -4,6 +4,7 @@
  * Also the not-found handler that tells 404 from 405.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BREAKER_RETRY_MS } from '../../common/circuit-breaker.js';
 import { DatabaseUnavailable, QueryTimeout, StatementBudgetExceeded } from '../db/types.js';
 import { MAX_PARAM_LENGTH } from '../operations/operation-router.js';
 import { ProblemError, type ProblemKind, segmentTooLong, toProblem } from '../problems.js';
@@ -32,9 +33,13 @@ export function asProblem(request: FastifyRequest, err: unknown): ProblemError {
   if (err instanceof ProblemError) return err;
   if (err instanceof DatabaseUnavailable) {
     request.log.warn({ db: err.db, err: err.message }, 'database unavailable');
+    // The breaker is open now (db/circuit-breaker.ts): it lets a probe through after its delay.
+    const retryAfter = Math.max(1, Math.ceil(BREAKER_RETRY_MS / 1000));
     return new ProblemError(
       'database-unavailable',
-      `database "${err.db}" is unavailable right now; try again later`,
+      `database "${err.db}" is unavailable right now; try again in ${retryAfter} s`,
+      undefined,
+      { 'Retry-After': String(retryAfter) },
     );
   }
   if (err instanceof QueryTimeout) {

@@ -3,7 +3,7 @@
  * would, at less cost for the large lists this API answers with, and with the bytes of any
  * RawJson in it (rows the SQLite workers already wrote as JSON, db/raw-json.ts) copied in place.
  *
- * Measured on a page of 100 interview rows (172 KB, node 20; BENCHMARKS.md "Request path"):
+ * Measured on a page of 100 interview rows (172 KB, node 20; docs/benchmarks.md):
  * one JSON.stringify of the whole envelope builds one large string, and a single character
  * outside Latin-1 in any row (a typographic apostrophe is enough) makes all of it a two-byte
  * string: 500 us to build, then 345 us for Buffer.from to encode it. Stringified an item at a

@@ -1,5 +1,5 @@
 /**
- * The media asset of a transcribed record (PUBLICATION-CONVENTIONS.md, "Audiovisual data"): the
+ * The media asset of a transcribed record (docs/publishing.md, "Published shapes"): the
  * row of the media table named by the record's media relation column (first id), or else the
  * media row with the record's own section_id; and the public URLs of its video and poster, the
  * video one carrying the fragment's window as `vbegin`/`vend` seconds.

@@ -42,11 +42,13 @@ function sharedPing(ctx: PublicationContext, db: string): Promise<boolean> {
 }
 
 async function pingWithin(ctx: PublicationContext, db: string): Promise<boolean> {
+  // Never longer than the request's own deadline (a /health request is a request too).
+  const limit = Math.min(PING_TIMEOUT_MS, ctx.config.requestTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(false), limit);
   });
-  const ping = ctx.driver.ping(db, { timeoutMs: PING_TIMEOUT_MS }).then(
+  const ping = ctx.driver.ping(db, { timeoutMs: limit }).then(
     () => true,
     () => false,
   );

@@ -1,6 +1,6 @@
 /**
  * Reads what a stored relation cell refers to, without touching the database. Published cells
- * come in several shapes (PUBLICATION-CONVENTIONS.md): arrays of ids as numbers or numeric
+ * come in several shapes (docs/publishing.md): arrays of ids as numbers or numeric
  * strings, locators `{"section_tipo","section_id"}`, links `{"table","section_id"}`, a single
  * id, NULL, and JSON either still as text or already parsed. Anything that is none of these is
  * skipped rather than refused: a cell is data the client cannot change.

@@ -3,14 +3,23 @@
  * column whose indexation locators name the record (and tag, and component, when given).
  *
  * Locators are compared as parsed JSON, never as text: key order and string-vs-number ids vary
- * between publications (PUBLICATION-CONVENTIONS.md). Rather than searching JSON text in SQL,
+ * between publications (docs/publishing.md). Rather than searching JSON text in SQL,
  * each thesaurus table is read once (in bounded pages), its locators parsed and indexed by the
  * record they name, and kept for a short time like the schema (IndexationCache); a lookup is
  * then a map access plus the exact locator comparison below.
  */
-import type { Row, TableInfo } from '../db/types.js';
+import type { SchemaCache } from '../db/schema-cache.js';
+import type { Driver, Row, TableInfo } from '../db/types.js';
 import { parseJsonText } from './cell-values.js';
-import type { PublicationContext } from './context.js';
+
+/**
+ * What the index reads through: the parts of the PublicationContext (context.ts) it uses, so
+ * the context may hold the cache without the two modules importing each other.
+ */
+interface IndexSource {
+  driver: Driver;
+  schemas: SchemaCache;
+}
 
 export interface LocatorMatch {
   sectionId: number;
@@ -88,7 +97,7 @@ interface TableIndex {
   truncated: boolean;
 }
 
-async function indexTable(ctx: PublicationContext, db: string, table: TableInfo): Promise<TableIndex> {
+async function indexTable(ctx: IndexSource, db: string, table: TableInfo): Promise<TableIndex> {
   const columns = ['section_id', 'term', INDEXATION, 'term_id', 'lang'].filter((c) =>
     table.columnsByName.has(c),
   );
@@ -167,7 +176,7 @@ export class IndexationCache {
     this.entries.clear();
   }
 
-  get(ctx: PublicationContext, db: string): Promise<TableIndex[]> {
+  get(ctx: IndexSource, db: string): Promise<TableIndex[]> {
     const entry = this.entries.get(db);
     if (entry && this.now() - entry.loadedAt < this.ttlMs) return entry.value;
     const value = ctx.schemas.get(db).then((schema) => {
@@ -185,7 +194,7 @@ export class IndexationCache {
 
 /** Terms of every thesaurus table (in table-name order, then by section_id) indexing the locator. */
 export async function indexingTerms(
-  ctx: PublicationContext,
+  ctx: IndexSource & { indexations: IndexationCache },
   db: string,
   m: LocatorMatch,
   lang?: string,

@@ -4,11 +4,12 @@
  * boundaries (`…` where cut), escaped and highlighted with every term. `position` is the offset
  * of the match in the stored text and `page` the last page marker before it.
  */
+
+import { type PageTag, parseTags, type Tag } from '../../common/text/tag-grammar.js';
 import { renderMarked } from './highlight.js';
 import { pageAt, pageTags } from './pages.js';
 import type { Passage } from './passages.js';
 import { type PlainText, storedEnd, storedStart, toPlainText } from './plain-text.js';
-import { type PageTag, parseTags, type Tag } from './tag-grammar.js';
 import { type MatchTerm, mergeRanges, searchable, type TextRange } from './term-matching.js';
 
 /** A stored text parsed once: its tags and its plain text with the offset map. */

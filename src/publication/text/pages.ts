@@ -2,7 +2,7 @@
  * Page numbers of long texts: a fragment is on the page of the last `[page-n-N]` marker before
  * it, and on no page when none precedes it.
  */
-import type { PageTag, Tag } from './tag-grammar.js';
+import type { PageTag, Tag } from '../../common/text/tag-grammar.js';
 
 /** The page tags of a text, in text order. */
 export function pageTags(tags: readonly Tag[]): PageTag[] {

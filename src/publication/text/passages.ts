@@ -1,9 +1,9 @@
 /**
  * Passages of a transcription for av-indexation-fragment, as stored spans [start, end):
  * the text an indexation tag encloses, or the timed segments that overlap a media window.
- * The caller falls back to the whole text when neither applies (PUBLICATION-CONVENTIONS.md).
+ * The caller falls back to the whole text when neither applies (docs/publishing.md).
  */
-import type { Tag } from './tag-grammar.js';
+import type { Tag } from '../../common/text/tag-grammar.js';
 import type { Timeline, TimeMark } from './timecodes.js';
 
 export interface Passage {

@@ -7,8 +7,9 @@
  * Bracket tags and block HTML (`<p>`, `<br>`) become one space where a space is needed, so that
  * `word[tag]word` or `</p><p>` never glue two words together; inline HTML (`<em>`) vanishes.
  */
+
+import { parseTags, type Tag } from '../../common/text/tag-grammar.js';
 import { MappedTextBuilder } from './mapped-text.js';
-import { parseTags, type Tag } from './tag-grammar.js';
 
 export interface PlainText {
   text: string;

@@ -3,7 +3,7 @@
  * the start of a passage is the last person tag before it, and every person tag inside it adds
  * one. Each person appears once (by tag id), in order of appearance.
  */
-import type { PersonTag, Tag } from './tag-grammar.js';
+import type { PersonTag, Tag } from '../../common/text/tag-grammar.js';
 
 export interface PassageSpeaker {
   id: number;

@@ -15,8 +15,9 @@
  * Plain-text characters are used rather than stored offsets because tags (speaker data, notes)
  * take room in the stored text but no time in the recording. Times are rounded to milliseconds.
  */
+
+import type { Tag, TcPointTag, TcRangeTag } from '../../common/text/tag-grammar.js';
 import { type PlainText, plainIndexAt } from './plain-text.js';
-import type { Tag, TcPointTag, TcRangeTag } from './tag-grammar.js';
 
 export const INTERPOLATION_MIN_GAP = 600;
 export const INTERPOLATION_WINDOW = 0.1;

@@ -1,7 +1,7 @@
 /**
  * The v1 action table and its dispatcher. Every door (the json/{action} route, each call of a
  * combi batch) runs an action through `dispatch`, so errors take the same v1 shape everywhere:
- * HTTP 200 with `{result:false, msg}`, never a 500 (spec 1.5).
+ * HTTP 200 with `{result:false, msg}`, never a 500 (docs/publication-v1.md).
  */
 
 import { fragmentFromIndexLocatorAction, freeSearchAction, reelTermsAction } from './actions/av.js';
@@ -50,7 +50,7 @@ export const ACTIONS: Record<string, V1Action> = {
   thesaurus_root_list: rootListAction,
   thesaurus_term: termAction,
   thesaurus_children: childrenAction,
-  // The older name (spec 5.4): both are served.
+  // The older name (docs/publication-v1.md): both are served.
   thesaurus_childrens: childrenAction,
   thesaurus_parents: parentsAction,
   thesaurus_autocomplete: autocompleteAction,

@@ -1,11 +1,11 @@
 /**
- * The three ways v1 clients send parameters (spec 1.1), turned into one option set:
+ * The three ways v1 clients send parameters (docs/publication-v1.md), turned into one option set:
  *   1. a JSON body, read only when neither the query string nor a form carries `code`;
  *   2. an `options` field (a JSON string, or a structure) that becomes the whole option set,
  *      with `code`, `lang` and `db_name` beside it (the PHP-cURL client style);
  *   3. flat fields, where the exact strings "true" and "false" become booleans.
- * Decisions (README, v1 section): JSON-body values that are false, 0 or "" are kept (upstream
- * dropped them, spec 5.1: a bug), only null means "not sent"; the action of the URL path always
+ * Decisions (docs/publication-v1.md): JSON-body values that are false, 0 or "" are kept (upstream
+ * dropped them: a bug), only null means "not sent"; the action of the URL path always
  * wins over a `dedalo_get` sent in the body or options.
  */
 export type Options = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * PUBLICACION_FILTER_SQL (spec 2): the operator's SQL condition that upstream appended to its
+ * PUBLICACION_FILTER_SQL (docs/publication-v1.md): the operator's SQL condition that upstream appended to its
  * internal queries (for example ` AND publicacion='si'`), set here with
  * V1_PUBLICACION_FILTER_SQL. It goes through the same safe SQL subset as every client fragment
  * (sql-subset.ts), checked against the table each query reads, and is applied where the spec
@@ -9,8 +9,7 @@
  * its place (a client must not be able to lift the operator's filter). A `records` sql_filter
  * equal to it is read the same way (isPublicationFilter).
  */
-import type { Expr } from '../db/expr.js';
-import type { TableInfo } from '../db/types.js';
+import type { Expr, TableInfo } from '../db/types.js';
 import { parseCondition } from './sql-subset.js';
 import { optString, type V1Call } from './v1-call.js';
 
@@ -35,7 +34,7 @@ export function publicationFilter(call: V1Call, info: TableInfo, withParam = fal
 /**
  * True when a client's sql_filter is the configured filter itself: sites send
  * PUBLICACION_FILTER_SQL (` AND publicacion='si'`) as `sql_filter`, which upstream appended
- * without its parentheses, so its leading AND is dropped there too (spec 3.1).
+ * without its parentheses, so its leading AND is dropped there too (docs/publication-v1.md).
  */
 export function isPublicationFilter(call: V1Call, sqlFilter: string): boolean {
   const configured = call.v1.publicationFilterSql;

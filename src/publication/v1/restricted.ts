@@ -1,11 +1,12 @@
 /**
- * Restricted passages (spec 3.0 "Restricted-text masking"): every passage indexed by the term
+ * Restricted passages (docs/publication-v1.md): every passage indexed by the term
  * V1_TERM_ID_RESTRICTED is replaced by ` *** ` in the transcription before any fragment,
  * search excerpt, full text or subtitle is made from it. All of a record's restricted passages
- * are masked (spec 5.23: upstream kept only the last one masked), at their own place.
+ * are masked (docs/publication-v1.md: upstream kept only the last one masked), at their own place.
  */
+
+import { parseTags } from '../../common/text/tag-grammar.js';
 import { indexPassage, type Passage } from '../text/passages.js';
-import { parseTags } from '../text/tag-grammar.js';
 import { thesaurusMap } from './thesaurus-tables.js';
 import type { V1Call } from './v1-call.js';
 

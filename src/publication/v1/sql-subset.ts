@@ -15,8 +15,14 @@
  * construct. Nothing of the fragment's text is ever sent: the tree is re-rendered per engine.
  */
 import sqlParser from 'node-sql-parser/build/mariadb.js';
-import { EXPR_FUNCTIONS, type Expr, type ExprFunction, type ExprOrder, type SelectItem } from '../db/expr.js';
-import type { TableInfo } from '../db/types.js';
+import {
+  EXPR_FUNCTIONS,
+  type Expr,
+  type ExprFunction,
+  type ExprOrder,
+  type SelectItem,
+  type TableInfo,
+} from '../db/types.js';
 import { parseSearchQuery } from '../text/search-query.js';
 import { V1Error } from './v1-errors.js';
 

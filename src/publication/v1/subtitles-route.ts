@@ -1,7 +1,7 @@
 /**
- * `subtitles/` (spec 4): WebVTT of one record's transcription in one language, optionally only
+ * `subtitles/` (docs/publication-v1.md): WebVTT of one record's transcription in one language, optionally only
  * the tc_in..tc_out window re-based to 0. Errors are plain text with HTTP 200, as upstream.
- * Decision (spec 5.29): the subtitle URLs the other actions give carry no `code`, so a request
+ * Decision (docs/publication-v1.md): the subtitle URLs the other actions give carry no `code`, so a request
  * without `code` is served (the text is public through v2 anyway); a wrong `code` is refused.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,11 +1,11 @@
 /**
- * WebVTT subtitles of a transcription (spec 4): the text between time-code marks spread over
+ * WebVTT subtitles of a transcription (docs/publication-v1.md): the text between time-code marks spread over
  * the time between them, cut into lines of at most 144 characters at a space, one cue per line.
  * Bold (`<strong>`, `<b>`: the interviewer's questions) and italics survive as `<b>` / `<i>`,
  * closed and reopened across cue breaks; every other tag and mark is dropped. Characters are
- * counted, not bytes (spec 5.30: multibyte text got shorter cues upstream).
+ * counted, not bytes (docs/publication-v1.md: multibyte text got shorter cues upstream).
  */
-import { parseTags } from '../text/tag-grammar.js';
+import { parseTags } from '../../common/text/tag-grammar.js';
 
 const LINE_MAX = 144;
 const CUE_SPLIT = 72;

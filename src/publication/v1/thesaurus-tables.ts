@@ -56,7 +56,7 @@ export async function thesaurusMap(call: V1Call): Promise<Record<string, string>
   return map;
 }
 
-/** The table of a term id: its prefix before `_` looked up exactly (spec 5.17: no prefix match). */
+/** The table of a term id: its prefix before `_` looked up exactly (docs/publication-v1.md: no prefix match). */
 export async function tableOfTerm(call: V1Call, termId: string): Promise<string | undefined> {
   const prefix = termId.split('_')[0] ?? '';
   return (await thesaurusMap(call))[prefix];

@@ -24,7 +24,7 @@ export type V1Action = (call: V1Call) => Promise<unknown>;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** True for true, "true", 1 and "1" (upstream accepted only true / "true"; README, spec 5.2). */
+/** True for true, "true", 1 and "1" (upstream accepted only true / "true"; docs/publication-v1.md). */
 export function optBool(options: Options, name: string, def: boolean): boolean {
   const v = options[name];
   if (v === undefined || v === null || v === '') return def;

@@ -1,5 +1,5 @@
 /**
- * The legacy v1 API's settings (spec publication-api-v1.md section 2), read with the rest of
+ * The legacy v1 API's settings (docs/publication-v1.md, docs/configuration.md), read with the rest of
  * the publication configuration. Names are the upstream constants prefixed with V1_ where they
  * mean something here; connection, media and table settings are the v2 ones. v1 is off unless
  * V1_API_CODE is set (its only authentication is that shared code).
@@ -43,7 +43,7 @@ export interface V1Config {
   termIdRestricted?: string;
   restrictedTerms: string[];
   showDebug: boolean;
-  /** Answer every number as a string, as v5 and early v6 sites received them (spec 5.31). */
+  /** Answer every number as a string, as v5 and early v6 sites received them (docs/publication-v1.md). */
   numbersAsStrings: boolean;
   /** TEXT_SUBTITLES_URL_BASE; absent: `<V1_BASE_PATH>/subtitles/`. */
   subtitlesUrlBase: string;

@@ -1,5 +1,5 @@
 /**
- * How v1 fails: HTTP 200 with `{result:false, msg}` (spec 1.5), because that is what existing
+ * How v1 fails: HTTP 200 with `{result:false, msg}` (docs/publication-v1.md), because that is what existing
  * websites test for. A V1Error carries the message a client sees; anything else thrown inside
  * an action is mapped here to a message that names no internals.
  */

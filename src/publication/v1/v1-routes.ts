@@ -45,7 +45,7 @@ function intakeOf(request: FastifyRequest, action: string | undefined): V1Intake
   return { ...buildOptions(fields, json, name ?? ''), action: name };
 }
 
-/** The auth failure body: a bare JSON string, as upstream (spec 1.2, 5.3). */
+/** The auth failure body: a bare JSON string, as upstream (docs/publication-v1.md). */
 export function checkCode(v1: V1Config, code: string | undefined): string | undefined {
   if (code === undefined || code === '') return 'Error. Empty user code';
   if (!matchesAnySecret(code, [v1.code])) return `Error. Invalid user code '${code}' ${v1.entity}`;

@@ -1,7 +1,7 @@
 /**
- * The v1 row object (spec 3.0): `table` first, then the selected columns in order, never `id`;
+ * The v1 row object (docs/publication-v1.md): `table` first, then the selected columns in order, never `id`;
  * values raw (relation columns stay JSON text). Numbers are native JSON numbers like the latest
- * upstream, or strings like v5 and early v6 when V1_NUMBERS_AS_STRINGS is set (spec 5.31).
+ * upstream, or strings like v5 and early v6 when V1_NUMBERS_AS_STRINGS is set (docs/publication-v1.md).
  */
 import type { Row } from '../db/types.js';
 

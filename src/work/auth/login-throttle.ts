@@ -13,6 +13,11 @@
  *   not logged in from successfully in the last 90 days. Its known addresses are never refused
  *   by this rule, so it slows the guess without handing the attacker a lock-out.
  *
+ * - A device cookie (auth/device-cookie.ts): a login presenting a valid one for its username is
+ *   a browser that logged in as that user before. None of the rules above applies to it (an
+ *   anonymous guesser cannot lock it out); it has its own limit instead, DEVICE_MAX_FAILURES in
+ *   15 minutes lock that cookie (its nonce) for 15 minutes. Its failures count nowhere else.
+ *
  * While any rule refuses an attempt, it is refused before the password is checked: a correct
  * password from a throttled client is refused too. A global admin lifts locks from the
  * maintenance `sessions` widget; `npm run work -- unlock-user <name>` does it without a session.
@@ -44,6 +49,9 @@ export const LOGIN_THROTTLE = {
   usernameWindowMs: 15 * MINUTE,
   usernameLockMs: 15 * MINUTE,
   knownAddressMs: 90 * 24 * 60 * MINUTE,
+  deviceMaxFailures: 10,
+  deviceWindowMs: 15 * MINUTE,
+  deviceLockMs: 15 * MINUTE,
 } as const;
 
 /** How long the pair stays locked after its `failures`-th failure (0: not locked). */
@@ -75,6 +83,42 @@ const usernameKey = (a: LoginAttempt): ThrottleKey => ({
   username: a.username,
   address: '',
 });
+
+const deviceKey = (a: LoginAttempt, nonce: string): ThrottleKey => ({
+  scope: 'device',
+  username: a.username,
+  address: nonce,
+});
+
+/** Seconds a trusted device (its cookie's nonce) must wait: only its own lock counts. */
+export async function deviceLockedFor(
+  db: SqlQueryable,
+  attempt: LoginAttempt,
+  nonce: string,
+  now: Date,
+): Promise<number> {
+  const locks = await activeLocks(db, [deviceKey(attempt, nonce)], now);
+  return Math.max(0, ...locks.map((l) => l.seconds));
+}
+
+/** A trusted device's failure: counted for its nonce only, locked past its limit. */
+export async function countDeviceFailure(
+  db: SqlQueryable,
+  attempt: LoginAttempt,
+  nonce: string,
+  now: Date,
+): Promise<void> {
+  const p = LOGIN_THROTTLE;
+  const key = deviceKey(attempt, nonce);
+  if ((await countFailure(db, key, now, p.deviceWindowMs)) >= p.deviceMaxFailures) {
+    await lockUntil(db, key, new Date(now.getTime() + p.deviceLockMs));
+  }
+}
+
+/** A trusted device's success: its count is cleared (its cookie is renewed with a new nonce). */
+export async function deviceSucceeded(db: SqlQueryable, attempt: LoginAttempt, nonce: string): Promise<void> {
+  await deleteThrottleRow(db, deviceKey(attempt, nonce));
+}
 
 /** Seconds this attempt must wait (0: it may proceed to the password check). */
 export async function loginLockedFor(db: SqlQueryable, attempt: LoginAttempt, now: Date): Promise<number> {

@@ -10,7 +10,7 @@ import { DATA_COLUMNS, type DataColumn, isMatrixTable, type MatrixTable } from '
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 
-/** The tipos permissions are made of (WORK-MODEL.md "Ontology" and "Users, permissions, projects"). */
+/** The tipos permissions are made of (docs/ontology.md, docs/work-api.md). */
 export const PERMISSION_TIPOS = {
   users: 'dd128',
   profile: 'dd1725',

@@ -1,7 +1,7 @@
 /**
  * The permissions engine every action asks: a user's level on (section_tipo, tipo), whether they
- * are a global admin, and which records their projects let them see (WORK-MODEL.md "Users,
- * permissions, projects").
+ * are a global admin, and which records their projects let them see (docs/work-api.md,
+ * "Permissions and uploads").
  *
  * A user's access is read from the database once and cached per user, tagged with the
  * `permissions_version` it was read under. Every write to the users or profiles table bumps that

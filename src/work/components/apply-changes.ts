@@ -1,6 +1,6 @@
 /**
  * Applies a save's `changed_data` to a component's current items, in order, and returns the new
- * items and the item counter (DEDALO-WORK-REFERENCE.md 3.8; WORK-MODEL.md "Wire details").
+ * items and the item counter (docs/work-api.md).
  *
  * - Item ids are minted from the record's counter (`meta`) and never reused: a removed item's id
  *   is gone for good, and translations of one logical value share its id.

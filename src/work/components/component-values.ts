@@ -1,6 +1,6 @@
 /**
  * What a component's stored items look like, per model, and the checks a client value must pass
- * before anything is written (WORK-MODEL.md "Storage", DEDALO-WORK-REFERENCE.md 4.3, 4.4, 4.11).
+ * before anything is written (docs/ontology.md, docs/work-api.md).
  * A refusal is a 400 that names the component. Pure functions: the checks that need the database
  * (a locator's target exists, a select value is in its datalist) are done by the save in one
  * query over every locator these functions produce.

@@ -1,5 +1,5 @@
 /**
- * Date values of component_date (DEDALO-WORK-REFERENCE.md 4.3, 4.11): an item holds a `start`
+ * Date values of component_date (docs/work-api.md): an item holds a `start`
  * date object and optionally an `end`, each with only the parts that are known (a year alone is a
  * valid date). This module checks that each part is a real calendar value and computes `time`,
  * Dédalo's virtual-calendar seconds used for ordering and range search: every year counts 372

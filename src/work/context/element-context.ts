@@ -2,7 +2,7 @@
  * Context entries (`typo: 'ddo'`): what a client needs to render an element, computed for the
  * caller. Every entry carries the caller's `permissions` on it; a section carries its
  * `request_config` (the show / search ddo_maps and sqo the stock client builds its reads from,
- * DEDALO-WORK-REFERENCE.md 2.3) and its `columns_map`; a portal carries its target sections and
+ * docs/work-api.md) and its `columns_map`; a portal carries its target sections and
  * the columns it shows of them. Labels are in the data language, falling back to English.
  *
  * Which columns a list shows is decided here, from the ontology: every component but the ones

@@ -37,6 +37,12 @@ export interface ActionContext {
   permissions: RequestPermissions;
   /** Publishing to the publication targets (dd_diffusion_api); absent when not configured. */
   publisher?: Publisher;
+  /** The request's Cookie header (login reads the device cookie from it). */
+  cookieHeader: string | undefined;
+  /** The device cookie's HMAC key (auth/device-cookie.ts). */
+  deviceCookieSecret: string;
+  /** Lifts the request's deadline (WORK_REQUEST_TIMEOUT_MS); called for `longRunning` actions. */
+  unbounded?: () => void;
 }
 
 /** What the route hands the dispatcher: everything but the RQO and the request's permissions. */
@@ -52,6 +58,8 @@ export interface ActionResult {
   notices?: Notice[];
   /** Only login and quit use this; the token never goes into the body. */
   sessionCookie?: SessionCookieChange;
+  /** Only login: the device cookie to set (auth/device-cookie.ts). */
+  deviceCookie?: { name: string; value: string };
 }
 
 export interface ActionDefinition {
@@ -65,6 +73,12 @@ export interface ActionDefinition {
    * session, ten minutes) answer the first answer instead of running again.
    */
   writes?: boolean;
+  /**
+   * The action may legitimately take longer than WORK_REQUEST_TIMEOUT_MS (publishing a whole
+   * section, maintenance widgets): the request's deadline does not apply to it; each of its
+   * statements keeps its own limits (store/pg-client.ts).
+   */
+  longRunning?: boolean;
   handle(ctx: ActionContext): Promise<ActionResult>;
 }
 

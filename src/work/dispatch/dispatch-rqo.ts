@@ -1,5 +1,5 @@
 /**
- * Runs one request through the gates in WORK-MODEL.md's order: body parses as an RQO -> dd_api
+ * Runs one request through the gates in the order docs/work-api.md gives: body parses as an RQO -> dd_api
  * is known -> action is registered -> session if the action needs one -> CSRF header equal to
  * the session's token -> handler (which checks permissions). The session itself was resolved
  * from the cookie before the first gate. Every refusal is a WorkError; the route turns it into
@@ -74,6 +74,7 @@ export async function dispatchRqo(
       throw new WorkError('auth.csrf_failed');
     }
   }
+  if (action.longRunning) context.unbounded?.();
   const permissions = permissionsEngine.requestScope();
   const run = async (): Promise<ActionResult> => {
     try {

@@ -12,7 +12,11 @@ export const ERROR_CATEGORIES = {
   not_found: 404,
   // Only the RQO endpoint asked with another method than POST (with Allow: POST).
   method_not_allowed: 405,
+  // The client did not send its request in time (headers or body); retry on a new connection.
+  request_timeout: 408,
   conflict: 409,
+  // Only an RQO sent with another content type than application/json (UTF-8).
+  unsupported_media_type: 415,
   rate_limit: 429,
   unavailable: 503,
   internal: 500,
@@ -59,7 +63,7 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The request body is too large',
   },
-  // Refusals of the HTTP parser, before any request exists (there is no 431 or 408 category).
+  // Refusals of the HTTP parser, before any request exists (there is no 431 category).
   'http.headers_too_large': {
     category: 'validation',
     label_key: 'error_http_headers_too_large',
@@ -73,10 +77,23 @@ export const ERROR_REGISTRY = {
     message: 'The request is not valid HTTP/1.1 (raw non-ASCII bytes in the URL must be percent-encoded)',
   },
   'http.request_timeout': {
-    category: 'validation',
+    category: 'request_timeout',
     label_key: 'error_http_request_timeout',
     retryable: true,
     message: 'The request did not arrive within the time this server waits for it',
+  },
+  'http.missing_host': {
+    category: 'validation',
+    label_key: 'error_http_missing_host',
+    retryable: false,
+    message: 'An HTTP/1.1 request must carry a Host header',
+  },
+  'http.unsupported_media_type': {
+    category: 'unsupported_media_type',
+    label_key: 'error_http_unsupported_media_type',
+    retryable: false,
+    message:
+      'RQOs are sent as Content-Type: application/json (UTF-8; a charset other than utf-8 is refused); uploads as multipart/form-data',
   },
   'http.not_found': {
     category: 'not_found',
@@ -89,7 +106,7 @@ export const ERROR_REGISTRY = {
     label_key: 'error_http_method_not_allowed',
     retryable: false,
     message:
-      'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see the README, "Work API")',
+      'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see docs/work-api.md)',
   },
   'auth.not_logged': {
     category: 'auth',
@@ -195,11 +212,34 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Another write touched the same records at the same moment; retry the request',
   },
+  // A save naming a version of the component that is no longer current: retrying the same
+  // request cannot succeed; the client shows the current value (error.details) and decides.
+  'record.stale_write': {
+    category: 'conflict',
+    label_key: 'error_record_stale_write',
+    retryable: false,
+    message: 'The component was changed by someone else after the version you edited; nothing was saved',
+  },
   'record.idempotency_in_progress': {
     category: 'conflict',
     label_key: 'error_record_idempotency_in_progress',
     retryable: true,
     message: 'A request with this idempotency_key is still running; retry shortly',
+  },
+  // The database, not the request (store/db-faults.ts, docs/timeouts-and-faults.md). Both come
+  // with Retry-After.
+  'db.unavailable': {
+    category: 'unavailable',
+    label_key: 'error_db_unavailable',
+    retryable: true,
+    message: 'The database cannot be reached right now; retry after the time in Retry-After',
+  },
+  'db.timeout': {
+    category: 'unavailable',
+    label_key: 'error_db_timeout',
+    retryable: true,
+    message:
+      'The request did not finish within the time this server allows (WORK_REQUEST_TIMEOUT_MS); a write may or may not have been applied: retry after Retry-After with the same idempotency_key',
   },
   'internal.unexpected': {
     category: 'internal',

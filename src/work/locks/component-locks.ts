@@ -1,5 +1,5 @@
 /**
- * Component locks (DEDALO-WORK-REFERENCE.md 3.19), kept in the `component_locks` table so every
+ * Component locks (docs/work-api.md), kept in the `component_locks` table so every
  * server instance on one database agrees. A lock names (section_tipo, section_id, component_tipo),
  * the user and the session that took it, since when (`locked_at`) and until when
  * (`expires_at`, 150 s after the last focus: the client renews it while the field keeps the

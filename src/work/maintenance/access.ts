@@ -1,5 +1,5 @@
 /**
- * The maintenance API's gate (DEDALO-WORK-REFERENCE.md 3.16): the maintenance area dd88, which
+ * The maintenance API's gate (docs/work-api.md): the maintenance area dd88, which
  * only global admins (and profiles an admin gave it to) have; level 1 reads a maintenance value,
  * level 2 runs anything. Methods that only global admins may run check that on top.
  */

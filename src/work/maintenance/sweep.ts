@@ -29,6 +29,7 @@ const longestThrottleWindowMs = Math.max(
   LOGIN_THROTTLE.pairWindowMs,
   LOGIN_THROTTLE.addressWindowMs,
   LOGIN_THROTTLE.usernameWindowMs,
+  LOGIN_THROTTLE.deviceWindowMs,
 );
 
 /**

@@ -8,7 +8,7 @@ import type { Fields } from '../actions/rqo-fields.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
 
 export interface WidgetMethod {
-  /** WORK-MODEL.md: modify_counter, and everything about other users' sessions. */
+  /** True for global administrators only: modify_counter, and everything about other users' sessions. */
   globalAdminOnly: boolean;
   run(ctx: ActionContext, options: Fields): Promise<unknown>;
 }

@@ -1,6 +1,6 @@
 /**
  * The element models the ontology may use, and for each component model the typed JSONB column
- * its data is stored in (WORK-MODEL.md "Storage"). A model that is not listed here is refused
+ * its data is stored in (docs/ontology.md). A model that is not listed here is refused
  * when the ontology loads, so a typo in the seed fails at start instead of on a save.
  */
 import type { DataColumn } from '../store/matrix-tables.js';

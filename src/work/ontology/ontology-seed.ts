@@ -3,7 +3,7 @@
  * activity, yes/no list), the areas and the oral-history sections with their components, plus
  * the language allowlist. Plain data: siblings appear in their ontology order.
  *
- * The tipos WORK-MODEL.md names are used as named. The few it leaves open are ours and marked
+ * The tipos of the Dédalo ontology are used as Dédalo names them (docs/ontology.md). The few it leaves open are ours and marked
  * "(ours)": the root area dd1, the areas oh0, rsc0 and dd207, the groupers oh2/oh3, the
  * yes/no value dd62, the interview date oh29, project filter oh22 and publishable flag oh32, the activity
  * components dd543..dd551, and the computed full name rsc9001 of people.

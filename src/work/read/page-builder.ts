@@ -7,7 +7,8 @@
  * Entries: literal items of the data language for translatable components (in list mode, when a
  * record has none in that language, the items of the first language it has, so a row is never
  * blank), every item otherwise; locators with `paginated_key` and a `pagination` for relations;
- * password values never (`[]`).
+ * password values never (`[]`). Every item carries the component's `version` (records/stale-write.ts):
+ * a save naming it is refused if the component has changed since.
  */
 import { isGlobalAdmin, locatorIds, locatorSectionId, type UserAccess } from '../auth/permissions.js';
 import { PERMISSION_TIPOS, projectFilterTipoOf } from '../auth/permissions-store.js';
@@ -24,7 +25,7 @@ import {
 import { COMPONENT_MODELS, isComponentModel } from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
-import { componentItems, type MatrixRow, readRecords } from '../store/record-rows.js';
+import { componentItems, componentVersion, type MatrixRow, readRecords } from '../store/record-rows.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import type { ContextEntry, DataItem, Ddo, Pagination, ReadResult } from './read-types.js';
 
@@ -155,6 +156,7 @@ export class PageBuilder {
           lang: dataLangOf(node, lang),
           from_component_tipo: extra.parent?.tipo ?? node.tipo,
           entries,
+          version: componentVersion(row, node.tipo),
         };
         if (extra.parent) {
           item.parent_tipo = extra.parent.tipo;

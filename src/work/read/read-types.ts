@@ -1,5 +1,5 @@
 /**
- * The shapes a read answers (DEDALO-WORK-REFERENCE.md 3.1): context entries (`typo: 'ddo'`)
+ * The shapes a read answers (docs/work-api.md): context entries (`typo: 'ddo'`)
  * describing each element shown, and data items holding each record's component values.
  */
 
@@ -33,6 +33,11 @@ export interface DataItem {
   parent_tipo?: string;
   parent_section_id?: number;
   entries: unknown[];
+  /**
+   * The component's version in this record (0: never saved through the work API); a save may
+   * name it as `data.version`. Component items only, not the `sections` item.
+   */
+  version?: number;
   pagination?: Pagination;
   datalist?: unknown[];
   [extra: string]: unknown;

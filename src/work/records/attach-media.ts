@@ -8,6 +8,7 @@
 
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import type { ComponentSpec } from '../components/component-values.js';
 import { WorkError } from '../dispatch/error-registry.js';
 import { lockHeldByOther } from '../locks/component-locks.js';
@@ -15,14 +16,8 @@ import { inUseError } from '../locks/in-use-error.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
-import { recordComponentHistory } from '../store/history.js';
-import {
-  checkedTable,
-  lastItemId,
-  type MatrixRow,
-  readRecord,
-  writeComponent,
-} from '../store/record-rows.js';
+import { writeVersionedComponent } from '../store/component-write.js';
+import { checkedTable, lastItemId, type MatrixRow, readRecord } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlClient } from '../store/sql-client.js';
 import { UPLOAD_DIR_MODE, type UserStaging } from '../uploads/staging.js';
@@ -46,6 +41,8 @@ export interface AttachArgs {
   now: Date;
   /** The caller's project-scope check on the locked row. */
   assertRow: (row: MatrixRow) => void;
+  /** The rights ceiling (auth/rights-ceiling.ts), should a user or profile ever hold media. */
+  guard?: AccountGuard;
 }
 
 /** `<dataDir>/media/<section_tipo>/<section_id>/<tipo>/<name>`: one folder per record and field. */
@@ -80,6 +77,7 @@ export async function attachStagedFile(
       if (!row)
         throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
       args.assertRow(row);
+      args.guard?.beforeChange(row);
       // A media field another user is editing (their live lock) is not replaced under them.
       const lockKey = { ...key, component_tipo: spec.tipo };
       const holder = await lockHeldByOther(tx, lockKey, userId, now);
@@ -92,8 +90,18 @@ export async function attachStagedFile(
         path: relative,
       };
       const items = [{ id, lang: NO_LANG, value }];
-      await writeComponent(tx, table, key, spec.column, spec.tipo, items, id, userId, now);
-      await recordComponentHistory(tx, { key, tipo: spec.tipo, lang: NO_LANG, items, userId, when: now });
+      const version = await writeVersionedComponent(tx, {
+        table,
+        key,
+        column: spec.column,
+        tipo: spec.tipo,
+        items,
+        lastId: id,
+        lang: NO_LANG,
+        userId,
+        now,
+      });
+      await args.guard?.afterChange(tx, key);
       await logActivity(tx, {
         userId,
         what: 'upload',
@@ -103,6 +111,7 @@ export async function attachStagedFile(
       });
       row[spec.column] = { ...row[spec.column], [spec.tipo]: items };
       row.meta = { ...row.meta, [spec.tipo]: id };
+      row.versions = { ...row.versions, [spec.tipo]: version };
       return row;
     });
   } catch (err) {

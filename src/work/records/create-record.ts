@@ -17,7 +17,7 @@ import { checkedTable } from '../store/record-rows.js';
 import type { RecordColumns } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 
-/** The projects section and the relation type of a project filter locator (WORK-MODEL.md). */
+/** The projects section and the relation type of a project filter locator (docs/work-api.md). */
 export const PROJECT_SECTION = 'dd153';
 export const PROJECT_FILTER_TYPE = 'dd675';
 
@@ -58,8 +58,8 @@ export function projectFilterOf(ontology: Ontology, sectionTipo: string): Ontolo
 
 /**
  * The project filter items stamped on a new record: one dd675 locator per project of the creator,
- * or the default project for a creator without projects (root). The shape is WORK-MODEL.md's
- * locator, as bootstrap writes the project filters of its own records.
+ * or the default project for a creator without projects (root). The shape is a Dédalo
+ * locator (docs/work-api.md), as bootstrap writes the project filters of its own records.
  */
 export function creatorProjectFilter(filterTipo: string, projectIds: readonly number[]): unknown[] {
   const ids = projectIds.length > 0 ? [...new Set(projectIds)] : [DEFAULT_PROJECT_ID];

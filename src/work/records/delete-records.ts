@@ -18,11 +18,13 @@
  * what (dd543 points at the user) and are an audit trail written only by the server; rewriting
  * them would falsify history. Every other matrix table is.
  */
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import { componentSpec } from '../components/component-values.js';
 import { inverseComponentOf } from '../components/observers.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
+import { writeVersionedComponent } from '../store/component-write.js';
 import { recordComponentHistory, recordSnapshot } from '../store/history.js';
 import { DATA_COLUMNS, type DataColumn, MATRIX_TABLES, type MatrixTable } from '../store/matrix-tables.js';
 import {
@@ -33,7 +35,6 @@ import {
   type MatrixRow,
   readRecord,
   recordsPointingAt,
-  writeComponent,
 } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
@@ -54,6 +55,11 @@ export interface DeleteRecordsArgs {
   mode: DeleteMode;
   userId: number;
   now: Date;
+  /**
+   * The rights ceiling (auth/rights-ceiling.ts): shown each deleted record and each record whose
+   * locators to it are removed, before the change (locked) and after it (before the commit).
+   */
+  guard?: AccountGuard;
 }
 
 export interface DeleteRecordsOutcome {
@@ -103,6 +109,7 @@ async function removeInboundReferences(
   target: RecordKey,
   userId: number,
   now: Date,
+  guard?: AccountGuard,
 ): Promise<void> {
   for (const table of INVERSE_REFERENCE_TABLES) {
     const pointing = await recordsPointingAt(
@@ -117,12 +124,26 @@ async function removeInboundReferences(
       // Re-read under a lock: a save committed since the search must not be overwritten.
       const row = await readRecord(tx, table, key, { forUpdate: true });
       if (!row) continue;
+      let changed = false;
       for (const [tipo, value] of Object.entries(row.relation ?? {})) {
         if (!Array.isArray(value) || !value.some((item) => pointsAt(item, target))) continue;
+        if (!changed) guard?.beforeChange(row);
+        changed = true;
         const kept = value.filter((item) => !pointsAt(item, target));
-        await writeComponent(tx, table, key, 'relation', tipo, kept, lastItemId(row, tipo), userId, now);
-        await recordComponentHistory(tx, { key, tipo, lang: NO_LANG, items: kept, userId, when: now });
+        await writeVersionedComponent(tx, {
+          table,
+          key,
+          column: 'relation',
+          tipo,
+          items: kept,
+          lastId: lastItemId(row, tipo),
+          lang: NO_LANG,
+          userId,
+          now,
+        });
       }
+      // A user losing its first profile falls back to the next one it lists: judged as it now is.
+      if (changed) await guard?.afterChange(tx, key);
     }
   }
 }
@@ -185,22 +206,25 @@ export async function mirrorParentChildren(
       if (!has) continue;
       next = items.filter((item) => !pointsAt(item, self));
     }
-    await writeComponent(tx, table, target, inverse.column, inverse.tipo, next, lastId, userId, now);
-    await recordComponentHistory(tx, {
+    await writeVersionedComponent(tx, {
+      table,
       key: target,
+      column: inverse.column,
       tipo: inverse.tipo,
-      lang: NO_LANG,
       items: next,
+      lastId,
+      lang: NO_LANG,
       userId,
-      when: now,
+      now,
     });
   }
 }
 
 /**
  * Empties the record's components except the project filter; one history row per emptied
- * component and language, holding the (empty) value written. An emptied parent or children
- * component also leaves the records it named (their mirror component stops naming this one).
+ * component and language, holding the (empty) value written, the last of them the component's
+ * new version. An emptied parent or children component also leaves the records it named (their
+ * mirror component stops naming this one).
  */
 async function clearData(
   tx: SqlQueryable,
@@ -213,6 +237,7 @@ async function clearData(
   const key = { section_tipo: row.section_tipo, section_id: Number(row.section_id) };
   const filterTipo = projectFilterOf(ontology, row.section_tipo)?.tipo;
   const keep: Partial<Record<DataColumn, Record<string, unknown[]>>> = {};
+  const versions: Record<string, number> = {};
   for (const column of DATA_COLUMNS) {
     for (const [tipo, items] of Object.entries(row[column] ?? {})) {
       if (tipo === filterTipo) {
@@ -222,11 +247,11 @@ async function clearData(
       if (!Array.isArray(items) || items.length === 0) continue;
       await mirrorParentChildren(tx, ontology, key, tipo, items, 'remove', userId, now);
       for (const lang of langsOf(items)) {
-        await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
+        versions[tipo] = await recordComponentHistory(tx, { key, tipo, lang, items: [], userId, when: now });
       }
     }
   }
-  await clearRecordData(tx, table, key, userId, now, keep);
+  await clearRecordData(tx, table, key, userId, now, keep, versions);
 }
 
 /**
@@ -247,6 +272,7 @@ export async function deleteRecordsIn(
       outcome.missing.push(id);
       continue;
     }
+    args.guard?.beforeChange(row);
     if (args.mode === 'delete_record') {
       if (hasChildren(ontology, row)) {
         outcome.refusedWithChildren.push(id);
@@ -254,11 +280,12 @@ export async function deleteRecordsIn(
       }
       // The snapshot comes first: everything after it may change the row or remove it.
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
-      await removeInboundReferences(tx, ontology, key, args.userId, args.now);
+      await removeInboundReferences(tx, ontology, key, args.userId, args.now, args.guard);
       await deleteRecordRow(tx, table, key);
     } else {
       await recordSnapshot(tx, { row, userId: args.userId, when: args.now });
       await clearData(tx, ontology, table, row, args.userId, args.now);
+      await args.guard?.afterChange(tx, key);
     }
     await logActivity(tx, {
       userId: args.userId,

@@ -1,5 +1,5 @@
 /**
- * One component save inside the caller's transaction (DEDALO-WORK-REFERENCE.md 3.8): lock the
+ * One component save inside the caller's transaction (docs/work-api.md): lock the
  * record row, apply `changed_data` to the component's current value, check every new locator
  * against the database in one query per table, write the component, its history row, the
  * observers (computed components, inverse parent/children references, each with its own history
@@ -7,10 +7,12 @@
  * or a failure half-way leaves nothing written.
  *
  * The row lock (`SELECT ... FOR UPDATE`) serialises concurrent saves of one record: the second
- * reads the first's committed value and counter, so no change is lost and no item id is minted
- * twice.
+ * reads the first's committed value, counter and versions, so no change is lost, no item id is
+ * minted twice, and a save naming a version that is no longer current is refused
+ * (records/stale-write.ts). Every component written gets a new version: the id of its history row.
  */
 
+import type { AccountGuard } from '../auth/rights-ceiling.js';
 import { type ApplyResult, applyChanges, type ChangeObject } from '../components/apply-changes.js';
 import {
   type ComponentSpec,
@@ -24,20 +26,21 @@ import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
 import { logActivity } from '../store/activity.js';
-import { recordComponentHistory } from '../store/history.js';
+import { writeVersionedComponent } from '../store/component-write.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
 import {
   checkedTable,
   componentItems,
+  componentVersion,
   lastItemId,
   type MatrixRow,
   readRecord,
   readRecords,
-  writeComponent,
 } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { createRecordIn } from './create-record.js';
+import { StaleVersion } from './stale-write.js';
 
 export interface SaveComponentArgs {
   key: RecordKey;
@@ -59,6 +62,16 @@ export interface SaveComponentArgs {
    * project-scope check, made on the row this save holds instead of in a statement of its own).
    */
   assertRow?: (row: MatrixRow) => void;
+  /**
+   * The component's version the client edited (`data.version`): another current version throws
+   * StaleVersion before anything is written. Undefined: not checked (the stock client).
+   */
+  expectedVersion?: number;
+  /**
+   * The rights ceiling (auth/rights-ceiling.ts): shown the saved row before the change, and every
+   * user or profile record the save wrote or created after it, before the commit.
+   */
+  guard?: AccountGuard;
   now: Date;
 }
 
@@ -176,7 +189,10 @@ async function columnTexts(
   return texts;
 }
 
-/** Writes one component and its history row; keeps the in-memory row in step for observers. */
+/**
+ * Writes one component with its history row (whose id becomes the component's version); keeps
+ * the in-memory row in step for observers and the echo.
+ */
 async function writeWithHistory(
   tx: SqlQueryable,
   ontology: Ontology,
@@ -189,27 +205,21 @@ async function writeWithHistory(
   now: Date,
 ): Promise<void> {
   const key = { section_tipo: row.section_tipo, section_id: Number(row.section_id) };
-  await writeComponent(
-    tx,
-    tableFor(ontology, key.section_tipo),
+  const version = await writeVersionedComponent(tx, {
+    table: tableFor(ontology, key.section_tipo),
     key,
-    spec.column,
-    spec.tipo,
+    column: spec.column,
+    tipo: spec.tipo,
     items,
     lastId,
+    lang,
+    historyItems: historyItems(spec, items),
     userId,
     now,
-  );
-  await recordComponentHistory(tx, {
-    key,
-    tipo: spec.tipo,
-    lang,
-    items: historyItems(spec, items),
-    userId,
-    when: now,
   });
   row[spec.column] = { ...row[spec.column], [spec.tipo]: [...items] };
   row.meta = { ...row.meta, [spec.tipo]: lastId };
+  row.versions = { ...row.versions, [spec.tipo]: version };
 }
 
 /** Mirrors a parent/children change into the records it points at (added and removed targets). */
@@ -276,7 +286,15 @@ export async function saveComponentIn(
   const row = await readRecord(tx, table, key, { forUpdate: true });
   if (!row) throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
   args.assertRow?.(row);
+  args.guard?.beforeChange(row);
+  // After the lock and the scope check (a record out of scope is refused as such, not described).
+  if (args.expectedVersion !== undefined) {
+    const current = componentVersion(row, spec.tipo);
+    if (current !== args.expectedVersion)
+      throw new StaleVersion(row, key, spec.tipo, args.expectedVersion, current);
+  }
   const before = componentItems(row, spec.column, spec.tipo);
+  const created: RecordKey[] = [];
 
   const applied: ApplyResult = await applyChanges(
     spec,
@@ -285,8 +303,16 @@ export async function saveComponentIn(
     args.changes,
     args.lang,
     {
-      createTarget: (sectionTipo) =>
-        createRecordIn(tx, ontology, { sectionTipo, userId, projectIds: args.projectIds, now }),
+      createTarget: async (sectionTipo) => {
+        const id = await createRecordIn(tx, ontology, {
+          sectionTipo,
+          userId,
+          projectIds: args.projectIds,
+          now,
+        });
+        created.push({ section_tipo: sectionTipo, section_id: id });
+        return id;
+      },
       columnValues: (locators, columnTipo) => columnTexts(tx, ontology, spec, locators, columnTipo),
     },
   );
@@ -338,6 +364,16 @@ export async function saveComponentIn(
   }
   if (spec.kind === 'relation') {
     await syncInverseReferences(tx, ontology, args, before, applied.items, written);
+  }
+
+  if (args.guard) {
+    const judged = new Set<string>();
+    for (const k of [...written.map((w) => w.key), ...created]) {
+      const id = `${k.section_tipo}\u0000${k.section_id}`;
+      if (judged.has(id)) continue;
+      judged.add(id);
+      await args.guard.afterChange(tx, k);
+    }
   }
 
   await logActivity(tx, {

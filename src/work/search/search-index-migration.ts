@@ -18,9 +18,9 @@
  *   the planner prices as such, so it would avoid the index).
  */
 import { MATRIX_TABLES } from '../store/matrix-tables.js';
-import type { Migration } from '../store/migrations.js';
+import type { Migration } from '../store/migration.js';
 
-/** The component whose values are never indexed (component_password, WORK-MODEL.md). */
+/** The component whose values are never indexed (component_password). */
 const PASSWORD_TIPO = 'dd133';
 
 /** Items of one component value (`c.value`), or none when it is not an array. */

@@ -3,7 +3,8 @@
  * save wrote (the whole component, every language), and one `snapshot` row holding the whole
  * record just before `delete_record`. The rows before the newest one of a component are its
  * previous values; restoring one is saving that value again. Written inside the transaction of
- * the change it records.
+ * the change it records. A component row's id is the component's version (component-write.ts),
+ * so historyAuthor answers who changed a component and when.
  */
 import type { MatrixRow } from './record-rows.js';
 import type { RecordKey } from './records.js';
@@ -77,4 +78,41 @@ export async function recordSnapshot(
     [row.section_tipo, row.section_id, JSON.stringify(data), entry.userId, entry.when.toISOString()],
   );
   return Number(rows[0]!.id);
+}
+
+/** Who wrote a history row and when (a component version's author). */
+export interface HistoryAuthor {
+  user_id: number | null;
+  username: string | null;
+  full_username: string | null;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/**
+ * The author of history row `id` with the user's names (one join, as the history read does), or
+ * undefined when there is no such row.
+ */
+export async function historyAuthor(db: SqlQueryable, id: number): Promise<HistoryAuthor | undefined> {
+  const { rows } = await db.query<{
+    user_id: number | null;
+    username: string | null;
+    full_username: string | null;
+    created_at: Date | string;
+  }>(
+    `SELECT tm.user_id, tm.created_at,
+       u.string->'dd132'->0->>'value' AS username, u.string->'dd452'->0->>'value' AS full_username
+     FROM matrix_time_machine tm
+     LEFT JOIN matrix_users u ON u.section_tipo = 'dd128' AND u.section_id = tm.user_id
+     WHERE tm.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    user_id: row.user_id === null ? null : Number(row.user_id),
+    username: row.username ?? null,
+    full_username: row.full_username ?? null,
+    created_at: new Date(row.created_at).toISOString(),
+  };
 }

@@ -7,7 +7,8 @@
  */
 import type { SqlQueryable } from './sql-client.js';
 
-export type ThrottleScope = 'pair' | 'address' | 'username';
+/** 'device': a device cookie's failures, its nonce in `address` (migration 10). */
+export type ThrottleScope = 'pair' | 'address' | 'username' | 'device';
 
 /** One throttle row's address: the parts a scope does not use are ''. */
 export interface ThrottleKey {
@@ -107,8 +108,8 @@ export async function deleteThrottleRow(db: SqlQueryable, key: ThrottleKey): Pro
 }
 
 /**
- * Lifts every lock and count of a username: its pairs (from `address` only, when given) and its
- * cross-address row. Returns the rows removed.
+ * Lifts every lock and count of a username: its pairs (from `address` only, when given), its
+ * cross-address row and its device cookies' rows. Returns the rows removed.
  */
 export async function deleteUsernameRows(
   db: SqlQueryable,
@@ -117,12 +118,13 @@ export async function deleteUsernameRows(
 ): Promise<number> {
   const { rowCount } =
     address === undefined
-      ? await db.query(`DELETE FROM login_throttle WHERE username = $1 AND scope IN ('pair', 'username')`, [
-          username,
-        ])
+      ? await db.query(
+          `DELETE FROM login_throttle WHERE username = $1 AND scope IN ('pair', 'username', 'device')`,
+          [username],
+        )
       : await db.query(
           `DELETE FROM login_throttle
-           WHERE username = $1 AND ((scope = 'pair' AND address = $2) OR scope = 'username')`,
+           WHERE username = $1 AND ((scope = 'pair' AND address = $2) OR scope IN ('username', 'device'))`,
           [username, address],
         );
   return rowCount;

@@ -4,7 +4,8 @@
  * own transaction under a transaction-scoped advisory lock, so two instances starting at once
  * against one PostgreSQL apply every migration exactly once (the second waits, then sees it done).
  */
-import { MIGRATIONS, type Migration } from './migrations.js';
+import type { Migration } from './migration.js';
+import { MIGRATIONS } from './migrations.js';
 import type { SqlClient } from './sql-client.js';
 
 /** Arbitrary constant shared by every instance: "the work schema is being migrated". */
@@ -15,6 +16,9 @@ export interface MigrationReport {
   /** The schema version after the run. */
   version: number;
 }
+
+/** Migrations may run longer than a request may (an index on a large table): no time limits. */
+const MIGRATION_TX = { unlimited: true } as const;
 
 export async function migrateSchema(
   client: SqlClient,
@@ -27,7 +31,7 @@ export async function migrateSchema(
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-  });
+  }, MIGRATION_TX);
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     const ran = await client.transaction(async (tx) => {
@@ -40,7 +44,7 @@ export async function migrateSchema(
         migration.name,
       ]);
       return true;
-    });
+    }, MIGRATION_TX);
     if (ran) applied.push(migration.version);
   }
   const { rows } = await client.query<{ version: number | null }>(

@@ -2,9 +2,18 @@
  * SqlClient over a node-postgres Pool. BIGINT (count(*), identity ids) is parsed to a JS number,
  * as PGlite does, so callers see the same types on both engines; every id we store stays far
  * below 2^53.
+ *
+ * Every session has time limits (docs/timeouts-and-faults.md), so no request can wait forever
+ * on the database: statement_timeout (WORK_REQUEST_TIMEOUT_MS: the server cancels a statement,
+ * 57014), lock_timeout (WORK_DB_LOCK_TIMEOUT_MS: a row or table lock not granted in time, 55P03),
+ * idle_in_transaction_session_timeout (a transaction left open by a client that went away), and
+ * on this side query_timeout (a server that stopped answering at all: the statement's limit plus
+ * a grace, after which the connection is thrown away) and connectionTimeoutMillis
+ * (WORK_DB_ACQUIRE_TIMEOUT_MS: waiting for a pool connection, or for a new one to connect).
  */
 import pg from 'pg';
-import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.js';
+import type { PgTimeouts } from '../config.js';
+import type { SqlClient, SqlQueryable, SqlResult, TransactionOptions } from './sql-client.js';
 
 const INT8_OID = 20;
 
@@ -18,49 +27,121 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+export const DEFAULT_PG_TIMEOUTS: PgTimeouts = { statementMs: 15_000, lockMs: 5_000, acquireMs: 5_000 };
+
+/**
+ * How long past statement_timeout this side still waits for the server's own cancellation
+ * before deciding the server is not answering.
+ */
+const CLIENT_GRACE_MS = 1_000;
+
+/** Long enough for any migration; a timer cannot be longer than 2^31-1 ms. */
+const UNLIMITED_MS = 2 ** 31 - 1;
+
 export interface PgClientOptions {
   url: string;
   poolMax: number;
+  timeouts?: PgTimeouts;
+}
+
+/** The connection cannot be trusted any more (no answer in time, or it broke): do not reuse it. */
+function connectionIsSuspect(err: unknown): boolean {
+  const e = err as { message?: unknown; code?: unknown } | null;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return (
+    message === 'Query read timeout' ||
+    message.startsWith('Connection terminated') ||
+    (typeof e?.code === 'string' && /^(E[A-Z]+|08...|57P0[1-3])$/.test(e.code))
+  );
+}
+
+type PoolClient = pg.PoolClient & { connection?: { stream?: { destroy(): void } } };
+
+/** Drops a connection without a goodbye: a server that does not answer would never see one. */
+function discard(conn: PoolClient, err: unknown): void {
+  conn.connection?.stream?.destroy();
+  conn.release(err instanceof Error ? err : new Error(String(err)));
 }
 
 export class PgClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
+  readonly timeouts: PgTimeouts;
 
   constructor(options: PgClientOptions) {
-    this.pool = new pg.Pool({ connectionString: options.url, max: options.poolMax, types });
+    const t = { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts };
+    this.timeouts = t;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolMax,
+      types,
+      statement_timeout: t.statementMs,
+      lock_timeout: Math.min(t.lockMs, t.statementMs),
+      idle_in_transaction_session_timeout: t.statementMs + CLIENT_GRACE_MS,
+      query_timeout: t.statementMs + CLIENT_GRACE_MS,
+      connectionTimeoutMillis: t.acquireMs,
+    });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
   }
 
   async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
-    const result = await this.pool.query<T>(sql, params as unknown[]);
+    const conn = (await this.pool.connect()) as PoolClient;
+    let result: pg.QueryResult<T>;
+    try {
+      result = await conn.query<T>(sql, params as unknown[]);
+    } catch (err) {
+      if (connectionIsSuspect(err)) discard(conn, err);
+      else conn.release();
+      throw err;
+    }
+    conn.release();
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
-  async transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R> {
-    const conn = await this.pool.connect();
+  async transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
+    const conn = (await this.pool.connect()) as PoolClient;
+    const queryTimeout = options.unlimited ? UNLIMITED_MS : undefined;
+    const run = <T extends object>(sql: string, params: readonly unknown[] = []) =>
+      queryTimeout === undefined
+        ? conn.query<T>(sql, params as unknown[])
+        : conn.query<T>({
+            text: sql,
+            values: params as unknown[],
+            query_timeout: queryTimeout,
+          } as pg.QueryConfig);
     const tx: SqlQueryable = {
       query: async <T extends object>(sql: string, params: readonly unknown[] = []) => {
-        const result = await conn.query<T>(sql, params as unknown[]);
+        const result = await run<T>(sql, params);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       },
     };
-    let broken = false;
     try {
       await conn.query('BEGIN');
+      if (options.unlimited) {
+        // Migrations at start may legitimately run longer than any request.
+        await conn.query(
+          'SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0',
+        );
+      }
       const value = await fn(tx);
       await conn.query('COMMIT');
+      conn.release();
       return value;
     } catch (err) {
+      if (connectionIsSuspect(err)) {
+        // Rolling back would wait on the same silent server; closing the connection makes
+        // PostgreSQL roll the transaction back itself.
+        discard(conn, err);
+        throw err;
+      }
       try {
         await conn.query('ROLLBACK');
-      } catch {
-        broken = true; // the connection is unusable: destroy it instead of returning it
+        conn.release();
+      } catch (rollbackErr) {
+        discard(conn, rollbackErr); // the connection is unusable: destroy it instead of returning it
       }
       throw err;
-    } finally {
-      conn.release(broken);
     }
   }
 

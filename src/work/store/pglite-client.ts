@@ -4,9 +4,11 @@
  * ends, so the same SQL keeps the same guarantees as on a server.
  */
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { acquireDataDirLock, type HeldLock, type LockOwner } from './data-dir-lock.js';
 import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.js';
 
 /** PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned. */
@@ -17,15 +19,32 @@ function rowCountOf(result: { affectedRows?: number; rows: unknown[] }): number 
 export class PgliteClient implements SqlClient {
   readonly engine = 'pglite' as const;
 
-  private constructor(private readonly db: PGlite) {}
+  private constructor(
+    private readonly db: PGlite,
+    private readonly lock: HeldLock,
+  ) {}
 
-  /** Opens (creating on first use) the database in `dataDir`. */
+  /** Set when the directory's lock was left by a process that is gone (a crash): whose it was. */
+  get lockTakenOverFrom(): LockOwner | undefined {
+    return this.lock.tookOverFrom;
+  }
+
+  /**
+   * Opens (creating on first use) the database in `dataDir`, after taking the directory's lock
+   * (`<dataDir>.lock`, data-dir-lock.ts): throws DataDirLocked while another process has it open.
+   */
   static async open(dataDir: string): Promise<PgliteClient> {
-    mkdirSync(dataDir, { recursive: true });
-    // The extensions the search indexes use (migration 3 creates them in the database).
-    const db = new PGlite(dataDir, { extensions: { pg_trgm, unaccent } });
-    await db.waitReady;
-    return new PgliteClient(db);
+    const lock = acquireDataDirLock(`${dataDir}.lock`, dirname(dataDir));
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      // The extensions the search indexes use (migration 3 creates them in the database).
+      const db = new PGlite(dataDir, { extensions: { pg_trgm, unaccent } });
+      await db.waitReady;
+      return new PgliteClient(db, lock);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   }
 
   async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
@@ -44,7 +63,11 @@ export class PgliteClient implements SqlClient {
     );
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    try {
+      await this.db.close();
+    } finally {
+      this.lock.release();
+    }
   }
 }

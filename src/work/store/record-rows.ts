@@ -20,6 +20,11 @@ export interface MatrixRow {
   misc: Record<string, unknown[]>;
   /** Per component, the last item id minted (ids are never reused). */
   meta: Record<string, number>;
+  /**
+   * Per component, its version: the id of the history row its last write wrote (absent: 0,
+   * never saved through the work API). Absent from rows read without it (publishing).
+   */
+  versions?: Record<string, number>;
   created_at: Date | string;
   created_by: number | null;
   modified_at: Date | string | null;
@@ -27,7 +32,7 @@ export interface MatrixRow {
 }
 
 const ROW_COLUMNS =
-  'section_tipo, section_id, string, relation, date, number, media, misc, meta, created_at, created_by, modified_at, modified_by';
+  'section_tipo, section_id, string, relation, date, number, media, misc, meta, versions, created_at, created_by, modified_at, modified_by';
 
 export function checkedTable(name: string): MatrixTable {
   if (!isMatrixTable(name)) throw new Error(`not a matrix table: ${name}`);
@@ -49,6 +54,14 @@ export function componentItems(row: MatrixRow, column: DataColumn, tipo: string)
 export function lastItemId(row: MatrixRow, tipo: string): number {
   const value = row.meta?.[tipo];
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** A component's version in a row (0 when it was never saved through the work API). */
+export function componentVersion(row: MatrixRow, tipo: string): number {
+  const value = row.versions?.[tipo];
+  // jsonb numbers come back as numbers on both engines; a hand-edited string is read too.
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 /** One record, or undefined. `forUpdate` locks the row until the transaction ends. */
@@ -100,8 +113,10 @@ export async function readRecordsAfter(
 }
 
 /**
- * Replaces one component's items (an empty array removes the key) and its item counter, and
- * stamps the modification. Returns false when the record does not exist.
+ * Replaces one component's items (an empty array removes the key), its item counter and its
+ * version, and stamps the modification. Returns false when the record does not exist. Callers
+ * go through store/component-write.ts, which writes the history row first and passes its id as
+ * the version.
  */
 export async function writeComponent(
   db: SqlQueryable,
@@ -111,8 +126,7 @@ export async function writeComponent(
   tipo: string,
   items: readonly unknown[],
   lastId: number,
-  userId: number,
-  now: Date,
+  stamp: { userId: number; now: Date; version: number },
 ): Promise<boolean> {
   const col = checkedColumn(column);
   const { rowCount } = await db.query(
@@ -120,14 +134,28 @@ export async function writeComponent(
        ${col} = CASE WHEN jsonb_array_length($3::jsonb) = 0 THEN ${col} - $4::text
                 ELSE jsonb_set(${col}, ARRAY[$4::text], $3::jsonb, true) END,
        meta = jsonb_set(meta, ARRAY[$4::text], to_jsonb($5::integer), true),
+       versions = jsonb_set(versions, ARRAY[$4::text], to_jsonb($8::bigint), true),
        modified_at = $6::timestamptz, modified_by = $7
      WHERE section_tipo = $1 AND section_id = $2`,
-    [key.section_tipo, key.section_id, JSON.stringify(items), tipo, lastId, now.toISOString(), userId],
+    [
+      key.section_tipo,
+      key.section_id,
+      JSON.stringify(items),
+      tipo,
+      lastId,
+      stamp.now.toISOString(),
+      stamp.userId,
+      stamp.version,
+    ],
   );
   return rowCount > 0;
 }
 
-/** Empties every component of a record (delete_data), keeping the row and its item counters. */
+/**
+ * Empties every component of a record (delete_data), keeping the row and its item counters.
+ * `versions` are the new versions of the emptied components (the ids of their history rows),
+ * merged over the stored ones; kept components keep theirs.
+ */
 export async function clearRecordData(
   db: SqlQueryable,
   table: MatrixTable,
@@ -135,13 +163,15 @@ export async function clearRecordData(
   userId: number,
   now: Date,
   keep: Partial<Record<DataColumn, Record<string, unknown[]>>> = {},
+  versions: Record<string, number> = {},
 ): Promise<boolean> {
   const values = DATA_COLUMNS.map((c) => JSON.stringify(keep[c] ?? {}));
   const { rowCount } = await db.query(
     `UPDATE ${checkedTable(table)} SET string = $3::jsonb, relation = $4::jsonb, date = $5::jsonb,
-       number = $6::jsonb, media = $7::jsonb, misc = $8::jsonb, modified_at = $9::timestamptz, modified_by = $10
+       number = $6::jsonb, media = $7::jsonb, misc = $8::jsonb, modified_at = $9::timestamptz, modified_by = $10,
+       versions = versions || $11::jsonb
      WHERE section_tipo = $1 AND section_id = $2`,
-    [key.section_tipo, key.section_id, ...values, now.toISOString(), userId],
+    [key.section_tipo, key.section_id, ...values, now.toISOString(), userId, JSON.stringify(versions)],
   );
   return rowCount > 0;
 }

@@ -20,12 +20,21 @@ export interface SqlQueryable {
   ): Promise<SqlResult<T>>;
 }
 
+export interface TransactionOptions {
+  /**
+   * No time limits (statement, lock, idle in transaction, client-side): schema migrations at
+   * start, and the publish lock held through a publish run (publish/target-lock.ts), which may
+   * legitimately last longer than any request is allowed to.
+   */
+  unlimited?: boolean;
+}
+
 export interface SqlClient extends SqlQueryable {
   readonly engine: SqlEngine;
   /**
    * Runs `fn` inside BEGIN ... COMMIT on one connection; a throw rolls back and rethrows. Every
-   * multi-statement write goes through here (WORK-MODEL.md: counter + insert is one transaction).
+   * multi-statement write goes through here (counter + insert is one transaction).
    */
-  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options?: TransactionOptions): Promise<R>;
   close(): Promise<void>;
 }

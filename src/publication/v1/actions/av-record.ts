@@ -1,7 +1,7 @@
 /**
  * One v1 "audiovisual record" read once and analysed: its row (AV_TABLE, one language), the
  * tagged transcription, the media asset, the time line, and the fragment of any index tag
- * computed from them without further statements (spec 3.0 "Fragment object"). Shared by
+ * computed from them without further statements (docs/publication-v1.md). Shared by
  * reel_fragments_of_type, full_reel, thesaurus_indexation_node and thesaurus_video_view_data.
  */
 import type { Row, TableInfo } from '../../db/types.js';
@@ -20,7 +20,20 @@ import { plainSlice } from '../../text/plain-text.js';
 import { buildTimeline, type Timeline, timecodesOfSpan } from '../../text/timecodes.js';
 import { maskText, restrictedTags } from '../restricted.js';
 import { recordRow, tableOf, type V1Call } from '../v1-call.js';
-import { subtitlesUrl } from './av.js';
+
+/** The subtitles URL of a record and window (docs/publication-v1.md); empty or zero bounds are left out. */
+export function subtitlesUrl(
+  call: V1Call,
+  id: number | string,
+  lang: string,
+  tcIn?: number,
+  tcOut?: number,
+): string {
+  let url = `${call.v1.subtitlesUrlBase}?section_id=${id}&lang=${lang}`;
+  if (tcIn) url += `&tc_in=${Math.floor(tcIn)}`;
+  if (tcOut) url += `&tc_out=${Math.ceil(tcOut)}`;
+  return url;
+}
 
 export interface AvRecord {
   id: number;
@@ -33,7 +46,7 @@ export interface AvRecord {
   video: string | null;
   image: string | null;
   timeline: Timeline;
-  /** Fragments of the restricted passages (spec 3.0), null when no restricted term is set. */
+  /** Fragments of the restricted passages (docs/publication-v1.md), null when no restricted term is set. */
   restricted: Record<string, unknown>[] | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The v1 player and reel views (spec 3.7, 3.14, 3.15, 3.19, 3.20, 3.24): fragments of a type,
+ * The v1 player and reel views (docs/publication-v1.md): fragments of a type,
  * the whole reel, the indexation nodes of a term and the video view of one of them, and the
  * image record. Each reads the record once (av-record.ts) and computes fragments from it.
  * Restricted passages (V1_TERM_ID_RESTRICTED) are masked in every text (restricted.ts).
@@ -42,7 +42,7 @@ async function resolveCell(call: V1Call, table: string, cell: unknown, lang: str
   });
 }
 
-/** The record's own columns as a free / full node carries them (spec 3.18). */
+/** The record's own columns as a free / full node carries them (docs/publication-v1.md). */
 async function interviewFields(call: V1Call, record: AvRecord): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const shaped = shapeRow(record.table.name, record.row, call.v1.numbersAsStrings);
@@ -90,7 +90,7 @@ export async function reelFragmentsOfTypeAction(call: V1Call): Promise<unknown> 
   return answer;
 }
 
-/** The full node of one record (spec 3.19). */
+/** The full node of one record (docs/publication-v1.md). */
 async function fullNode(call: V1Call, record: AvRecord): Promise<Record<string, unknown>> {
   const withTerms = optBool(call.options, 'terms', false);
   const node: Record<string, unknown> = {

@@ -1,8 +1,8 @@
 /**
- * The audiovisual actions (spec 3.6, 3.8, 3.18) over the v2 audiovisual services: an
+ * The audiovisual actions (docs/publication-v1.md) over the v2 audiovisual services: an
  * "audiovisual record" of v1 is the record holding the transcription (AV_TABLE and
  * AV_TRANSCRIPTION_COLUMN, as the v2 routes read it), its video and poster come from the media
- * table (AV_MEDIA_TABLE) with MEDIA_BASE_URL, exactly as v2 composes them (spec 5.25, 5.26: one
+ * table (AV_MEDIA_TABLE) with MEDIA_BASE_URL, exactly as v2 composes them (docs/publication-v1.md: one
  * rule for every action, URLs kept relative when MEDIA_BASE_URL is).
  */
 
@@ -20,21 +20,7 @@ import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
 import { shapeRow } from '../v1-rows.js';
-import { fragmentOf, loadAvRecord } from './av-record.js';
-
-/** The subtitles URL of a record and window (spec 4); empty or zero bounds are left out. */
-export function subtitlesUrl(
-  call: V1Call,
-  id: number | string,
-  lang: string,
-  tcIn?: number,
-  tcOut?: number,
-): string {
-  let url = `${call.v1.subtitlesUrlBase}?section_id=${id}&lang=${lang}`;
-  if (tcIn) url += `&tc_in=${Math.floor(tcIn)}`;
-  if (tcOut) url += `&tc_out=${Math.ceil(tcOut)}`;
-  return url;
-}
+import { fragmentOf, loadAvRecord, subtitlesUrl } from './av-record.js';
 
 export interface IndexLocator {
   section_id?: unknown;
@@ -116,7 +102,7 @@ export async function termsIndexing(
         continue;
       }
       const locators = Array.isArray(list) ? list.filter((l) => ids.has(String(l?.section_id))) : [];
-      // Upstream never removed duplicate terms (spec 5.16): each term once here.
+      // Upstream never removed duplicate terms (docs/publication-v1.md): each term once here.
       if (locators.length === 0 || seen.has(row.term_id)) continue;
       seen.add(row.term_id);
       out.push({ term_id: row.term_id, term: row.term, locators });
@@ -243,7 +229,7 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
         out.terms = spanning;
       }
       if (timeline) {
-        // The passage around the match, its window, and the video cut to it (float seconds, spec 5.28).
+        // The passage around the match, its window, and the video cut to it (float seconds, docs/publication-v1.md).
         const window = timecodesOfSpan(timeline, f.passage.start, f.passage.end);
         out.fragm = f.text;
         out.tcin_secs = window.tcIn;

@@ -1,5 +1,5 @@
 /**
- * The catalogue actions (spec 3.3-3.5): tables_info, publication_schema, table_thesaurus and
+ * The catalogue actions (docs/publication-v1.md): tables_info, publication_schema, table_thesaurus and
  * table_thesaurus_map, answered bare as upstream does.
  */
 

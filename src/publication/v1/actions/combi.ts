@@ -1,5 +1,5 @@
 /**
- * `combi` (spec 3.26): several actions in one request, `ar_calls` = [{id, options:{dedalo_get,
+ * `combi` (docs/publication-v1.md): several actions in one request, `ar_calls` = [{id, options:{dedalo_get,
  * ...}}]. Each call runs as if received alone (no "true"/"false" coercion of its options) with
  * the outer request's database and language, under the outer request's statement budget and
  * deadline; each answer gets its `id`. A failing call answers its own v1 error, the others

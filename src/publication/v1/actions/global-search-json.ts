@@ -1,5 +1,5 @@
 /**
- * global_search_json (alias global_search_mdcat, spec 3.22): the JSON search of the
+ * global_search_json (alias global_search_mdcat, docs/publication-v1.md): the JSON search of the
  * `global_search` table that MDCat-style websites send as one `json_search` string
  * `{database, lang, query, filters, pagination:{limit, offset}, sort:{name, direction}}`.
  * Every filter name maps to a kind of condition on the column of that name; values are bound
@@ -7,8 +7,7 @@
  * is refused, naming it). Its own answer shape: `{total, results}`, `{results:false}` for
  * invalid JSON, `{results:false, error_msg, error_id:1}` for a failed query.
  */
-import type { Expr, ExprOrder } from '../../db/expr.js';
-import type { TableInfo } from '../../db/types.js';
+import type { Expr, ExprOrder, TableInfo } from '../../db/types.js';
 import { parseSearchQuery } from '../../text/search-query.js';
 import { tableOf, type V1Call } from '../v1-call.js';
 import { failureBody, V1Error } from '../v1-errors.js';

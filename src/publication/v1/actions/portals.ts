@@ -1,15 +1,15 @@
 /**
- * Portal and relation resolution of `records` (spec 3.0, 3.1): `resolve_portals_custom`
+ * Portal and relation resolution of `records` (docs/publication-v1.md): `resolve_portals_custom`
  * (`{column: table}`, dotted keys for deeper levels, `table.column` targets, `link: auto`),
  * `resolve_portal` (every column named in publication_schema), `resolve_dd_relations`,
  * `portal_filter`, `apply_postprocess`. Each (column, target table) pair is one statement for
- * all rows at once, not one per row (upstream's per-row queries, spec 5.14, give the same
+ * all rows at once, not one per row (upstream's per-row queries, docs/publication-v1.md, give the same
  * result more slowly). Portals use the records `lang` when sent, else the request language
- * (upstream kept the first row of any language: README).
+ * (upstream kept the first row of any language: docs/publication-v1.md).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition } from '../../db/types.js';
-import { parseTags } from '../../text/tag-grammar.js';
+
+import { parseTags } from '../../../common/text/tag-grammar.js';
+import type { Condition, Expr } from '../../db/types.js';
 import { publicationFilter } from '../publication-filter.js';
 import { parseCondition } from '../sql-subset.js';
 import { optBool, optLang, optObject, tableOf, type V1Call } from '../v1-call.js';
@@ -81,7 +81,7 @@ async function fetchByKeys(
   return found;
 }
 
-/** The call's portal_filter for `table`, or else the configured PUBLICACION_FILTER_SQL (spec 3.0). */
+/** The call's portal_filter for `table`, or else the configured PUBLICACION_FILTER_SQL (docs/publication-v1.md). */
 async function portalFilterFor(call: V1Call, filters: Record<string, unknown> | undefined, table: string) {
   const text = filters?.[table];
   const info = await tableOf(call, table, 'portal_filter');

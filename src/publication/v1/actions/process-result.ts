@@ -1,9 +1,9 @@
 /**
- * `map` and `process_result` of `records` (spec 3.1). `map` supports its one function,
+ * `map` and `process_result` of `records` (docs/publication-v1.md). `map` supports its one function,
  * `resolve_geolocation` (the ts_term objects of the term ids in a column). `process_result`
  * permits only the five named functions (upstream called any class's static method of that
- * name, spec 5.11), and serves all five. The spec gives only the outline of three of them;
- * the decisions taken where it is silent are written at each function and in README.
+ * name, docs/publication-v1.md), and serves all five. The original v1 service gives only the outline of three of them;
+ * the decisions taken where it is silent are written at each function and in docs/publication-v1.md.
  */
 import type { Condition, SqlValue } from '../../db/types.js';
 import { optLang, optObject, optObjectList, tableOf, type V1Call } from '../v1-call.js';

@@ -1,11 +1,10 @@
 /**
- * `records` (spec 3.1): the generic table query, built from the parsed fragments (sql-subset.ts)
+ * `records` (docs/publication-v1.md): the generic table query, built from the parsed fragments (sql-subset.ts)
  * into neutral SelectQuery objects and run through the request's driver, then portals and
  * relations resolved (portals.ts). Several tables are queried one by one and merged in memory
  * with the same order and paging a UNION ALL would give.
  */
-import type { Expr, ExprOrder } from '../../db/expr.js';
-import type { Condition, Row, SelectQuery, TableInfo } from '../../db/types.js';
+import type { Condition, Expr, ExprOrder, Row, SelectQuery, TableInfo } from '../../db/types.js';
 import { fragmentCondition, isPublicationFilter } from '../publication-filter.js';
 import { parseCondition, parseFieldList, parseFullSelect, parseGroup, parseOrder } from '../sql-subset.js';
 import { optBool, optInt, optLang, optList, optString, tableOf, type V1Call } from '../v1-call.js';

@@ -1,10 +1,9 @@
 /**
- * Text actions (spec 3.2, 3.21, 3.27): text_fragment (excerpts around words of a text with the
+ * Text actions (docs/publication-v1.md): text_fragment (excerpts around words of a text with the
  * page they are on), bibliography_rows (publications ordered by author) and global_search
  * (full-text search in the global_search table).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition } from '../../db/types.js';
+import type { Condition, Expr } from '../../db/types.js';
 import { findFragments } from '../../text/fragments.js';
 import { parseSearchQuery } from '../../text/search-query.js';
 import type { WordTerm } from '../../text/term-matching.js';
@@ -94,9 +93,9 @@ export async function textFragmentAction(call: V1Call): Promise<unknown> {
  * bibliography_rows: `records` on the publications table in the request language, each row with
  * `ordinal` (0), ordered single-author records first (`authors_count = 1`), then author_main,
  * author_others, publication_date (those of these columns the table has) and section_id. Limit 0
- * means no limit (spec 5.13: upstream returned nothing).
+ * means no limit (docs/publication-v1.md: upstream returned nothing).
  *
- * `use_union` (spec 3.2): the records whose main author matches come first (ordinal 0), then
+ * `use_union` (docs/publication-v1.md): the records whose main author matches come first (ordinal 0), then
  * those matching only through the other authors (ordinal 1): `authors` in sql_filter names
  * author_main in the first part and author_others in the second (a column reference only, never
  * a word inside a quoted value), and each record comes once, in its first part (upstream's
@@ -198,7 +197,7 @@ export async function globalSearchAction(call: V1Call): Promise<unknown> {
       where: lang && table.hasLang ? [{ column: 'lang', op: 'eq' as const, value: lang }] : [],
       filter: filters.length === 0 ? undefined : ({ kind: 'and', items: filters } as Expr),
       orderBy: [],
-      // Without q there is no relevance (spec 5.10): the record key orders instead.
+      // Without q there is no relevance (docs/publication-v1.md): the record key orders instead.
       order: match
         ? [{ expr: { kind: 'alias', name: 'relevance' } as Expr, desc: true }]
         : [{ expr: { kind: 'column', name: 'section_id' } as Expr, desc: false }],

@@ -1,16 +1,15 @@
 /**
- * The thesaurus family (spec 3.9-3.17, 3.25): ts_term objects, root lists, terms, children,
+ * The thesaurus family (docs/publication-v1.md): ts_term objects, root lists, terms, children,
  * parents, autocomplete, search, random term and the plain menu tree, read from the ts tables
  * (thesaurus-tables.ts) through the request's driver.
  *
- * Decisions (README): a term's parent is read from its `parent` column (a JSON array with one
+ * Decisions (docs/publication-v1.md): a term's parent is read from its `parent` column (a JSON array with one
  * term id, or a bare id), not by matching the parent's `children` text in a fixed key order;
  * root lists without `parents` show, per tld, the children of the single parentless term
  * (Dédalo's `<tld>_1` root) or, when a tld has several parentless terms, those terms; children
- * and parents search the table of the term's prefix matched exactly (spec 5.17).
+ * and parents search the table of the term's prefix matched exactly (docs/publication-v1.md).
  */
-import type { Expr } from '../../db/expr.js';
-import type { Condition, Row, TableInfo } from '../../db/types.js';
+import type { Condition, Expr, Row, TableInfo } from '../../db/types.js';
 import { publicationFilter } from '../publication-filter.js';
 import { parseFieldList } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
@@ -88,7 +87,7 @@ async function childIds(
   return out;
 }
 
-/** The ts_term object (spec 3.0) of each row, with `ar_childrens`. */
+/** The ts_term object (docs/publication-v1.md) of each row, with `ar_childrens`. */
 export async function tsTerms(
   call: V1Call,
   info: TableInfo,
@@ -344,7 +343,7 @@ export async function childrenAction(call: V1Call): Promise<unknown> {
     return projectRows(call, info, await childrenRows(call, info, id, lang, recursive));
   };
   if (multiple) {
-    // Upstream spells the key `ter_id` here (spec 5.19); kept, with `term_id` beside it.
+    // Upstream spells the key `ter_id` here (docs/publication-v1.md); kept, with `term_id` beside it.
     const result = [];
     for (const id of ids) {
       const rows = (await one(id)) ?? [];

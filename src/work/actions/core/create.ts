@@ -5,6 +5,7 @@
  * one transaction (records/create-record.ts). Answers the new section_id as an integer.
  */
 import { assertCan } from '../../auth/permissions.js';
+import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { createRecordIn } from '../../records/create-record.js';
 import { objectField } from '../rqo-fields.js';
@@ -19,14 +20,21 @@ export const createAction: ActionDefinition = {
     assertWritableSection(section);
     const access = await callerAccess(ctx);
     assertCan(access, 'create', section.tipo);
-    const sectionId = await ctx.db.transaction((tx) =>
-      createRecordIn(tx, ctx.ontology, {
+    const sectionId = await ctx.db.transaction(async (tx) => {
+      const id = await createRecordIn(tx, ctx.ontology, {
         sectionTipo: section.tipo,
         userId: access.userId,
         projectIds: access.projectIds,
         now: ctx.now,
-      }),
-    );
+      });
+      // A new user or profile starts empty; the rights ceiling judges it all the same, so a
+      // future default value cannot hand out more than the creator holds.
+      await accountGuard(ctx.ontology, access).afterChange(tx, {
+        section_tipo: section.tipo,
+        section_id: id,
+      });
+      return id;
+    });
     return { data: sectionId };
   },
 };

@@ -8,12 +8,15 @@
  * `source.section_tipo`); at most `sqo.limit` records (1000 when not given) go per call.
  * Records with children are skipped under delete_record and listed in one
  * `record.delete_children_refused` notice; the call still succeeds. Everything a call deletes is
- * one transaction (records/delete-records.ts). Answers the deleted ids.
+ * one transaction (records/delete-records.ts). A non-global admin may not delete root or a global
+ * administrator, nor (delete_record) remove a locator from one, nor leave a user holding more
+ * than they hold (auth/rights-ceiling.ts). Answers the deleted ids.
  *
  * Ontology-main cascade delete (upstream's uninstall of a TLD) is not supported: our ontology has
  * no ontology-main sections, so there is nothing to cascade.
  */
 import { assertCan, assertGlobalAdmin, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
+import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import type { Notice } from '../../dispatch/envelope.js';
 import { ERROR_REGISTRY, WorkError } from '../../dispatch/error-registry.js';
@@ -149,6 +152,7 @@ export const deleteAction: ActionDefinition = {
         mode,
         userId: access.userId,
         now: ctx.now,
+        guard: accountGuard(ctx.ontology, access),
       }),
     );
     invalidatePermissions(ctx, section.tipo, outcome.deleted);

@@ -1,9 +1,11 @@
 /**
  * `dd_core_api.duplicate`: a copy of the record (`source.section_tipo`, `source.section_id`)
  * under a new id (level >= 2; a non-admin only within their projects; consultation-only sections
- * refuse). What is copied and what is not: records/duplicate-record.ts. Answers the new
- * section_id as an integer.
+ * refuse). What is copied and what is not: records/duplicate-record.ts. A copy of a user or
+ * profile that would hold more than the caller is refused (auth/rights-ceiling.ts). Answers the
+ * new section_id as an integer.
  */
+import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { duplicateRecordIn } from '../../records/duplicate-record.js';
 import { objectField } from '../rqo-fields.js';
@@ -28,14 +30,21 @@ export const duplicateAction: ActionDefinition = {
       section_tipo: section.tipo,
       section_id: sourceId,
     });
-    const sectionId = await ctx.db.transaction((tx) =>
-      duplicateRecordIn(tx, ctx.ontology, {
+    const sectionId = await ctx.db.transaction(async (tx) => {
+      const id = await duplicateRecordIn(tx, ctx.ontology, {
         sectionTipo: section.tipo,
         sourceId,
         userId: access.userId,
         now: ctx.now,
-      }),
-    );
+      });
+      // A copied user or profile may not hold more than the caller (a copy of root, of a global
+      // admin, of a profile above the caller's levels): refused before the commit.
+      await accountGuard(ctx.ontology, access).afterChange(tx, {
+        section_tipo: section.tipo,
+        section_id: id,
+      });
+      return id;
+    });
     return { data: sectionId };
   },
 };

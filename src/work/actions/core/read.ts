@@ -1,6 +1,6 @@
 /**
  * `dd_core_api.read`: the one read action, branching as the stock client expects
- * (DEDALO-WORK-REFERENCE.md 3.3):
+ * (docs/work-api.md):
  * - `sqo.mode: 'tm'` (or `source.mode: 'tm'`): the history of records or components;
  * - `source.action: 'get_relation_list'`: the records that point at `source.section_id`;
  * - a component (`source.model` starting with `component_`, `source.tipo` a component, or

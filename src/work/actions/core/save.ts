@@ -1,27 +1,26 @@
 /**
  * `dd_core_api.save`: applies `data.changed_data` to one component of one record and answers the
- * refreshed component (`{context, data}`, as a component read) (DEDALO-WORK-REFERENCE.md 3.8,
- * WORK-MODEL.md "Wire details" and "Interoperability").
+ * refreshed component (`{context, data}`, as a component read) (docs/work-api.md).
  *
  * Order: fields type-checked -> section and component known -> section writable (dd542 never)
  * -> level >= 2 on (section_tipo, tipo), record exists, record in the caller's projects ->
- * values checked against the model -> passwords hashed (before the transaction: hashing takes
- * tens of milliseconds and must not hold the row lock) -> one transaction (records/save-component.ts)
- * -> echo read inside it -> permission caches dropped for saved users and profiles.
+ * the version named still current -> values checked against the model -> passwords hashed
+ * (before the transaction: hashing takes tens of milliseconds and must not hold the row lock)
+ * -> one transaction (records/save-component.ts), in which the rights ceiling
+ * (auth/rights-ceiling.ts) judges a saved user or profile before and after the change -> echo
+ * read inside it -> permission caches dropped for saved users and profiles.
  *
  * The client's whole data item sent beside `changed_data` is ignored: only `changed_data` is
- * trusted. `source.mode: 'search'` persists nothing and echoes the value (the search panel keeps
- * its state this way); it needs only read access.
+ * trusted, and `version` beside it: the component's version the client edited (as a read
+ * answered it). When the component has changed since, the save is refused with 409
+ * `record.stale_write` (records/stale-write.ts); without it the save is not checked (the stock
+ * client's last-write-wins). `source.mode: 'search'` persists nothing and echoes the value (the
+ * search panel keeps its state this way); it needs only read access.
  */
 
 import { hashPassword } from '../../auth/password-hash.js';
-import {
-  assertCan,
-  assertGlobalAdmin,
-  isGlobalAdmin,
-  PermissionDenied,
-  type UserAccess,
-} from '../../auth/permissions.js';
+import { assertCan, isGlobalAdmin, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { accountGuard, assertMayWriteComponent } from '../../auth/rights-ceiling.js';
 import { CHANGE_ACTIONS, type ChangeActionName, type ChangeObject } from '../../components/apply-changes.js';
 import { type ComponentSpec, componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
@@ -33,7 +32,10 @@ import { readComponent } from '../../read/component-read.js';
 import { rowInScope } from '../../read/page-builder.js';
 import type { ReadResult } from '../../read/read-types.js';
 import { saveComponentIn } from '../../records/save-component.js';
+import { StaleVersion, staleWriteError } from '../../records/stale-write.js';
+import { historyAuthor } from '../../store/history.js';
 import type { RecordKey } from '../../store/records.js';
+import type { SqlQueryable } from '../../store/sql-client.js';
 import { type Fields, objectField, optionalObject, optionalString } from '../rqo-fields.js';
 import {
   assertWritableSection,
@@ -53,7 +55,6 @@ export const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 1024;
 
 const USERS_SECTION = 'dd128';
-const GLOBAL_ADMIN_TIPO = 'dd244';
 const PROFILES_SECTION = 'dd234';
 
 const isObject = (v: unknown): v is Fields => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -122,6 +123,22 @@ function parseChanges(data: Fields): ChangeObject[] {
     if (key !== undefined) change.key = key;
     return change;
   });
+}
+
+/**
+ * `data.version`: the component's version the client edits, a non-negative integer (0: it was
+ * never saved); absent or null: no check.
+ */
+function parseVersion(data: Fields): number | undefined {
+  const value = Object.hasOwn(data, 'version') ? data.version : undefined;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new WorkError(
+      'rqo.invalid_field',
+      'data.version must be a non-negative integer (the version a read answered)',
+    );
+  }
+  return value;
 }
 
 /** `data.pagination`: the echo page of a relation (limit 1..1000, offset >= 0). */
@@ -247,6 +264,46 @@ function searchEcho(spec: ComponentSpec, key: RecordKey, lang: string, changes: 
   };
 }
 
+/**
+ * The `record.stale_write` refusal of a save: who wrote the current version and when, and the
+ * component's data item as a read `get_data` answers it (the client's relation page).
+ */
+async function staleRefusal(
+  ctx: ActionContext,
+  access: UserAccess,
+  tx: SqlQueryable,
+  stale: StaleVersion,
+  spec: ComponentSpec,
+  mode: string,
+  lang: string,
+  pagination: { limit: number; offset?: number },
+): Promise<WorkError> {
+  const author = stale.currentVersion > 0 ? await historyAuthor(tx, stale.currentVersion) : undefined;
+  const read = await readComponent(
+    ctx,
+    access,
+    {
+      sectionTipo: stale.key.section_tipo,
+      sectionId: stale.key.section_id,
+      tipo: spec.tipo,
+      mode,
+      lang,
+      row: stale.row,
+      ...(spec.kind === 'relation'
+        ? { pagination: { limit: pagination.limit, offset: pagination.offset ?? 0 } }
+        : {}),
+    },
+    tx,
+  );
+  const item = withoutPasswords(read, spec).data.find(
+    (d) =>
+      d.tipo === spec.tipo &&
+      d.section_id === stale.key.section_id &&
+      d.section_tipo === stale.key.section_tipo,
+  );
+  return staleWriteError(stale, lang, author, item);
+}
+
 export const saveAction: ActionDefinition = {
   needsSession: true,
   writes: true,
@@ -262,6 +319,7 @@ export const saveAction: ActionDefinition = {
     const spec = componentSpec(ctx.ontology, node);
     const lang = resolveLang(ctx, source, spec);
     let changes = parseChanges(data);
+    const expectedVersion = parseVersion(data);
     const pagination = parsePagination(data);
     const key: RecordKey = { section_tipo: section.tipo, section_id: sectionId };
     const access: UserAccess = await callerAccess(ctx);
@@ -276,8 +334,9 @@ export const saveAction: ActionDefinition = {
     // of their own: a save is on the hot path).
     assertCan(access, 'save', key.section_tipo, spec.tipo);
     // The global-admin flag bypasses every profile and project: only a global admin may grant
-    // or withdraw it, whatever level a profile gives on the users section.
-    if (key.section_tipo === USERS_SECTION && spec.tipo === GLOBAL_ADMIN_TIPO) assertGlobalAdmin(access);
+    // or withdraw it, whatever level a profile gives on the users section. The rest of the
+    // rights ceiling (auth/rights-ceiling.ts) judges the saved user or profile in the transaction.
+    assertMayWriteComponent(access, key.section_tipo, spec.tipo);
     if (spec.computed) {
       throw invalidValue(spec, `is computed from ${spec.computed.from.join(', ')}: save those instead`);
     }
@@ -303,7 +362,14 @@ export const saveAction: ActionDefinition = {
             throw new PermissionDenied(access.userId, 'project_scope', key.section_tipo);
           }
         },
+        ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        guard: accountGuard(ctx.ontology, access),
         now: ctx.now,
+      }).catch(async (err: unknown) => {
+        if (!(err instanceof StaleVersion)) throw err;
+        // Described from the row this transaction holds locked, so the value and the version
+        // the refusal carries are the ones the save was refused against.
+        throw await staleRefusal(ctx, access, tx, err, spec, mode, lang, pagination);
       });
       const echo = await readComponent(
         ctx,

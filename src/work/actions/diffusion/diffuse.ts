@@ -28,6 +28,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 export const diffuseAction: ActionDefinition = {
   needsSession: true,
+  // May run past WORK_REQUEST_TIMEOUT_MS (a whole section, a sweep); each statement stays limited.
+  longRunning: true,
   handle: async (ctx) => {
     const options = ctx.rqo.body.options;
     if (!isObject(options))

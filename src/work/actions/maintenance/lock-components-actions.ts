@@ -1,5 +1,5 @@
 /**
- * `dd_area_maintenance_api.lock_components_actions` (DEDALO-WORK-REFERENCE.md 3.16) with
+ * `dd_area_maintenance_api.lock_components_actions` (docs/work-api.md) with
  * `options.fn_action`:
  * - `get_active_users`: the live component locks, oldest first, as an array of
  *   `{user_id, username, full_username, section_tipo, section_id, component_tipo, date,

@@ -46,6 +46,8 @@ export const getWidgetValueAction: ActionDefinition = {
 
 export const widgetRequestAction: ActionDefinition = {
   needsSession: true,
+  // May run past WORK_REQUEST_TIMEOUT_MS (a whole section, a sweep); each statement stays limited.
+  longRunning: true,
   writes: true,
   handle: async (ctx) => {
     const { source, widget } = requireWidget(ctx);

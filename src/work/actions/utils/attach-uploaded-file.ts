@@ -6,6 +6,7 @@
  * save does (`{context, data}`). Media components cannot be saved directly (save answers 400).
  */
 import { assertCan, PermissionDenied } from '../../auth/permissions.js';
+import { accountGuard } from '../../auth/rights-ceiling.js';
 import { componentSpec, invalidValue } from '../../components/component-values.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { readComponent } from '../../read/component-read.js';
@@ -50,6 +51,7 @@ export const attachUploadedFileAction: ActionDefinition = {
         if (!rowInScope(ctx.ontology, access, r))
           throw new PermissionDenied(access.userId, 'project_scope', key.section_tipo);
       },
+      guard: accountGuard(ctx.ontology, access),
     });
     const echo = await readComponent(ctx, access, {
       sectionTipo: key.section_tipo,

@@ -35,7 +35,8 @@ async function sessionsValue(ctx: ActionContext) {
     login_locks: (await listActiveLocks(ctx.db, ctx.now)).map((l) => ({
       scope: l.scope,
       username: l.username === '' ? null : l.username,
-      address: l.address === '' ? null : l.address,
+      // A device lock's "address" is its cookie's nonce: not shown (unlocking the user lifts it).
+      address: l.address === '' || l.scope === 'device' ? null : l.address,
       failures: l.failures,
       locked_until: l.locked_until,
       retry_after_seconds: l.seconds,

@@ -1,8 +1,12 @@
 /**
- * The inline tag grammar of published transcriptions and long texts (PUBLICATION-CONVENTIONS.md):
+ * The inline tag grammar of published transcriptions and long texts (docs/publishing.md):
  * finds every tag with its kind, its [start, end) offsets in the stored text and the values the
  * API needs (timecodes, index ids, page numbers, speakers). Everything else the text module does
  * (plain text, pages, timecodes, speakers, passages) starts from this one scan.
+ *
+ * Shared by both sides: the publication API (src/publication/text/) and the cataloguing client
+ * (client/src/text/transcription-segments.ts, bundled by Vite), so it imports nothing and uses
+ * nothing of Node.
  *
  * The scan is a single regular expression with bounded repetitions, so hostile input costs
  * linear-ish time and never backtracks catastrophically. Something that only looks like a tag

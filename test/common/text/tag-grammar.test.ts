@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTags } from '../../../src/publication/text/tag-grammar.js';
+import { parseTags } from '../../../src/common/text/tag-grammar.js';
 
 describe('tag grammar', () => {
   it('reads timecode ranges with decimal seconds and their offsets', () => {
