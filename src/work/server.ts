@@ -13,6 +13,7 @@ import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-d
 import type { WorkConfig } from './config.js';
 import { startSweepTimer } from './maintenance/sweep.js';
 import { loadOntology } from './ontology/load-ontology.js';
+import { GuardedSqlClient, WORK_DB } from './store/guarded-sql-client.js';
 import { openSqlClient } from './store/open-sql-client.js';
 import { PgliteClient } from './store/pglite-client.js';
 import { serverSecret } from './store/server-secrets.js';
@@ -71,6 +72,10 @@ export async function startWorkServer(
       clock: options.clock ?? systemClock,
       publisher,
       deviceCookieSecret,
+      dbStats: {
+        pools: () => opened.poolStats?.() ?? [],
+        ...(opened instanceof GuardedSqlClient ? { breakers: () => opened.breaker.states([WORK_DB]) } : {}),
+      },
     });
     const clock = options.clock ?? systemClock;
     if (opened instanceof PgliteClient && opened.lockTakenOverFrom) {
