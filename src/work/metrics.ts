@@ -49,14 +49,13 @@ export function addLiveCounts(
         if (cached?.counts === counts) cached = undefined;
       });
     }
+    // Awaited first, then set in one go: a scrape running meanwhile never sees the gauges empty.
+    const counts = await cached.counts.catch(() => undefined);
     sessions.reset();
     locks.reset();
-    try {
-      const counts = await cached.counts;
-      sessions.set(counts.sessions);
-      locks.set(counts.locks);
-    } catch {
-      // The database is away or slow: these two gauges are absent from this scrape.
-    }
+    // The database is away or slow: these two gauges are absent from this scrape.
+    if (counts === undefined) return;
+    sessions.set(counts.sessions);
+    locks.set(counts.locks);
   });
 }
