@@ -135,6 +135,10 @@ function sendRefusal(reply: FastifyReply, err: WorkError, csrfToken?: string) {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The publisher the RQOs use (counted by the metrics when they are on); absent: none. */
+    workPublisher: Publisher | undefined;
+  }
   interface FastifyRequest {
     /** WORK_HTTP_BODY_TIMEOUT_MS for a body still arriving; cleared once it has. */
     bodyTimer?: NodeJS.Timeout;
@@ -232,6 +236,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           metrics.observePublishRun(target, outcome, seconds),
         )
       : deps.publisher;
+  app.decorate('workPublisher', publisher);
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();
 

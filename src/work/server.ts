@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadPublishConfig, type PublishConfig } from '../publish/publish-targets.js';
-import { createPublisher } from '../publish/publisher.js';
+import { createPublisher, type Publisher } from '../publish/publisher.js';
 import { workActions } from './actions/registry.js';
 import { buildWorkApp } from './app.js';
 import { type Clock, systemClock } from './auth/clock.js';
@@ -28,6 +28,11 @@ export interface RunningWorkServer {
   db: SqlClient;
   /** The process's permissions engine (one per server; every request gets a scope of it). */
   permissions: PermissionsEngine;
+  /**
+   * The server's publisher (dd_diffusion_api.diffuse), whose runs the metrics count: a publish run
+   * this process starts itself (the demo's first publish) goes through it too. Absent: none.
+   */
+  publisher?: Publisher;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,7 @@ export async function startWorkServer(
       bootstrap,
       db,
       permissions,
+      ...(running.workPublisher ? { publisher: running.workPublisher } : {}),
       close: () => running.close(),
     };
   } catch (err) {
