@@ -68,7 +68,8 @@ async function main(): Promise<void> {
     }
     if (work.bootstrap.created || !existsSync(file)) {
       console.log(`Publishing it to ${file} ...`);
-      const publisher = createPublisher(publishConfig, loadOntology());
+      // The work server's own publisher, so its metrics count this run too.
+      const publisher = work.publisher ?? createPublisher(publishConfig, loadOntology());
       const summary = await publisher.publish(
         work.db,
         { rebuild: true },

@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
+import { installMetrics, ServerMetrics } from '../common/metrics.js';
 import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installEdgeHooks } from './http/edge-hooks.js';
@@ -72,6 +73,14 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   installErrorHandling(app, guard);
 
   installEdgeHooks(app, ctx.config);
+  // Prometheus (common/metrics.ts): before the routes, so its answer counter sees all of them.
+  const metrics = new ServerMetrics();
+  const { breaker, poolStats } = ctx;
+  if (breaker) metrics.addBreakers(() => breaker.states(ctx.config.dbNames));
+  if (poolStats) metrics.addPools(poolStats);
+  installMetrics(app, metrics, ctx.config.metrics, (request, reply, detail) =>
+    sendProblem(request, reply, new ProblemError('unauthorized', detail)),
+  );
 
   await app.register(
     async (api) => {

@@ -10,6 +10,7 @@ import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
 import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
+import { metricsPathProblems, metricsPathVar, metricsTokenProblems } from '../common/metrics-config.js';
 import type { MariadbOptions } from './db/mariadb-driver.js';
 import { loadV1Config, type V1Config } from './v1/v1-config.js';
 
@@ -51,6 +52,8 @@ const envSchema = z.object({
   DEPLOYMENT_MODE: enumVar('DEPLOYMENT_MODE', ['standalone', 'apache', 'nginx'] as const),
   MCP_ENABLED: boolVar('MCP_ENABLED', true),
   MCP_PATH: stringVarOr('MCP_PATH', '/mcp'),
+  METRICS_PATH: metricsPathVar('/metrics'),
+  METRICS_TOKEN: stringVar('METRICS_TOKEN'),
   AV_TABLE: stringVarOr('AV_TABLE', 'interview'),
   AV_TRANSCRIPTION_COLUMN: stringVarOr('AV_TRANSCRIPTION_COLUMN', 'transcription'),
   AV_MEDIA_TABLE: stringVarOr('AV_MEDIA_TABLE', 'audiovisual'),
@@ -95,6 +98,11 @@ export interface PublicationConfig {
   deploymentMode: 'standalone' | 'apache' | 'nginx';
   mcpEnabled: boolean;
   mcpPath: string;
+  /**
+   * The Prometheus endpoint (common/metrics.ts): `path` outside BASE_PATH, undefined when
+   * METRICS_PATH is empty (off); `token`: the bearer token scrapes must send, when set.
+   */
+  metrics: { path?: string; token?: string };
   /** Where the audiovisual routes find transcriptions, media and speakers (conventions file). */
   av: {
     /** Default table of av-indexation-fragment when section_tipo does not name one. */
@@ -195,6 +203,13 @@ export function loadPublicationConfig(
       problems.push(`${key} must be a table or column name, got "${value}"`);
   }
   const v1 = loadV1Config(env, problems);
+  problems.push(
+    ...metricsPathProblems('METRICS_PATH', e.METRICS_PATH, [
+      { name: 'BASE_PATH', path: basePath },
+      ...(v1 ? [{ name: 'V1_BASE_PATH', path: v1.basePath }] : []),
+    ]),
+    ...metricsTokenProblems('METRICS_TOKEN', e.METRICS_TOKEN),
+  );
   if (v1?.defaultDb && dbNames.length > 0 && !dbNames.includes(v1.defaultDb)) {
     problems.push(`V1_DEFAULT_DB "${v1.defaultDb}" is not one of DB_NAMES`);
   }
@@ -244,6 +259,10 @@ export function loadPublicationConfig(
     deploymentMode: e.DEPLOYMENT_MODE ?? 'standalone',
     mcpEnabled: e.MCP_ENABLED,
     mcpPath,
+    metrics: {
+      ...(e.METRICS_PATH !== undefined ? { path: e.METRICS_PATH } : {}),
+      ...(e.METRICS_TOKEN !== undefined ? { token: e.METRICS_TOKEN } : {}),
+    },
     av: {
       table: e.AV_TABLE,
       transcriptionColumn: e.AV_TRANSCRIPTION_COLUMN,

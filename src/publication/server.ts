@@ -44,6 +44,7 @@ export async function startPublicationServer(
     schemas,
     indexations,
     breaker,
+    poolStats: () => breaker.poolStats(),
   });
   app.addHook('onClose', async () => driver.close());
   await app.listen({ port: resolved.port, host: resolved.host });

@@ -12,9 +12,11 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { BREAKER_RETRY_MS, BreakerOpen } from '../common/circuit-breaker.js';
+import { BREAKER_RETRY_MS, BreakerOpen, type BreakerState } from '../common/circuit-breaker.js';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
+import { installMetrics, type PoolStats, ServerMetrics } from '../common/metrics.js';
+import { observedPublisher } from '../publish/publish-metrics.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { Clock } from './auth/clock.js';
 import { setDeviceCookie } from './auth/device-cookie.js';
@@ -34,6 +36,7 @@ import { DeprecationCounter } from './dispatch/deprecations.js';
 import { dispatchRqo } from './dispatch/dispatch-rqo.js';
 import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
+import { addLiveCounts } from './metrics.js';
 import type { Ontology } from './ontology/load-ontology.js';
 import { classifyDbFault } from './store/db-faults.js';
 import type { SqlClient } from './store/sql-client.js';
@@ -54,6 +57,8 @@ export interface WorkAppDeps {
   publisher?: Publisher;
   /** The device cookie's HMAC key: WORK_DEVICE_COOKIE_SECRET or the database's (server.ts). */
   deviceCookieSecret: string;
+  /** The database's pool and circuit breaker, for the metrics endpoint (absent: not reported). */
+  dbStats?: { pools?: () => PoolStats[]; breakers?: () => Record<string, BreakerState> };
 }
 
 export const CSRF_HEADER = 'x-dedalo-csrf-token';
@@ -130,6 +135,10 @@ function sendRefusal(reply: FastifyReply, err: WorkError, csrfToken?: string) {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The publisher the RQOs use (counted by the metrics when they are on); absent: none. */
+    workPublisher: Publisher | undefined;
+  }
   interface FastifyRequest {
     /** WORK_HTTP_BODY_TIMEOUT_MS for a body still arriving; cleared once it has. */
     bodyTimer?: NodeJS.Timeout;
@@ -211,6 +220,23 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
       return sendError(reply, 'http.missing_host');
     }
   });
+  // Prometheus (common/metrics.ts): before any route, so its answer counter sees all of them.
+  const metrics = new ServerMetrics();
+  const metricsOn = config.metrics.path !== undefined;
+  if (deps.dbStats?.breakers) metrics.addBreakers(deps.dbStats.breakers);
+  if (deps.dbStats?.pools) metrics.addPools(deps.dbStats.pools);
+  addLiveCounts(metrics, deps.db, deps.clock);
+  installMetrics(app, metrics, config.metrics, (_request, reply, detail) =>
+    sendError(reply, 'http.unauthorized', detail),
+  );
+  // Publish runs of dd_diffusion_api.diffuse, counted by target and outcome.
+  const publisher =
+    deps.publisher && metricsOn
+      ? observedPublisher(deps.publisher, (target, outcome, seconds) =>
+          metrics.observePublishRun(target, outcome, seconds),
+        )
+      : deps.publisher;
+  app.decorate('workPublisher', publisher);
   const isTrusted = config.trustProxy.length > 0 ? trustedProxies(config.trustProxy) : undefined;
   const deprecations = new DeprecationCounter();
 
@@ -327,7 +353,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           ontology: deps.ontology,
           deprecations,
           log: request.log,
-          publisher: deps.publisher,
+          publisher,
           cookieHeader: request.headers.cookie,
           deviceCookieSecret: deps.deviceCookieSecret,
           unbounded,

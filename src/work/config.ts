@@ -9,6 +9,7 @@ import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import { enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
 import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
+import { metricsPathProblems, metricsPathVar, metricsTokenProblems } from '../common/metrics-config.js';
 
 /** The root password must survive a casual guess; the generated one is much longer. */
 export const ROOT_PASSWORD_MIN_LENGTH = 8;
@@ -28,6 +29,8 @@ const envSchema = z.object({
   WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
   WORK_SWEEP_INTERVAL_SECONDS: intVar('WORK_SWEEP_INTERVAL_SECONDS', 600, 0, 7 * 24 * 3600),
   WORK_DEVICE_COOKIE_SECRET: stringVar('WORK_DEVICE_COOKIE_SECRET'),
+  WORK_METRICS_PATH: metricsPathVar('/metrics'),
+  WORK_METRICS_TOKEN: stringVar('WORK_METRICS_TOKEN'),
   // Time limits (docs/timeouts-and-faults.md).
   WORK_REQUEST_TIMEOUT_MS: intVar('WORK_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
   WORK_DB_LOCK_TIMEOUT_MS: intVar('WORK_DB_LOCK_TIMEOUT_MS', 5_000, 1, 600_000),
@@ -91,6 +94,11 @@ export interface WorkConfig {
   /** Every RQO request is answered within this (WORK_REQUEST_TIMEOUT_MS): db.timeout past it. */
   requestTimeoutMs: number;
   http: WorkHttpTimeouts;
+  /**
+   * The Prometheus endpoint (common/metrics.ts): `path` outside WORK_BASE_PATH, undefined when
+   * WORK_METRICS_PATH is empty (off); `token`: the bearer token scrapes must send, when set.
+   */
+  metrics: { path?: string; token?: string };
 }
 
 function normalizeBasePath(value: string, problems: string[]): string {
@@ -150,6 +158,16 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
       `WORK_DEVICE_COOKIE_SECRET must have at least ${DEVICE_COOKIE_SECRET_MIN_LENGTH} characters (for example \`openssl rand -hex 32\`), or be unset to have one generated and kept in the database`,
     );
   }
+  problems.push(
+    ...metricsPathProblems('WORK_METRICS_PATH', e.WORK_METRICS_PATH, [
+      { name: 'WORK_BASE_PATH', path: basePath },
+      { name: 'WORK_UI_PATH', path: uiPath },
+    ]),
+    ...metricsTokenProblems('WORK_METRICS_TOKEN', e.WORK_METRICS_TOKEN),
+  );
+  if (e.WORK_METRICS_PATH !== undefined && e.WORK_METRICS_PATH === uiPath) {
+    problems.push('WORK_METRICS_PATH must differ from WORK_UI_PATH');
+  }
   const http: WorkHttpTimeouts = {
     headersMs: e.WORK_HTTP_HEADERS_TIMEOUT_MS,
     requestMs: e.WORK_HTTP_BODY_TIMEOUT_MS,
@@ -197,5 +215,9 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
     ...(deviceSecret !== undefined ? { deviceCookieSecret: deviceSecret } : {}),
     requestTimeoutMs: e.WORK_REQUEST_TIMEOUT_MS,
     http,
+    metrics: {
+      ...(e.WORK_METRICS_PATH !== undefined ? { path: e.WORK_METRICS_PATH } : {}),
+      ...(e.WORK_METRICS_TOKEN !== undefined ? { token: e.WORK_METRICS_TOKEN } : {}),
+    },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadPublishConfig, type PublishConfig } from '../publish/publish-targets.js';
-import { createPublisher } from '../publish/publisher.js';
+import { createPublisher, type Publisher } from '../publish/publisher.js';
 import { workActions } from './actions/registry.js';
 import { buildWorkApp } from './app.js';
 import { type Clock, systemClock } from './auth/clock.js';
@@ -13,6 +13,7 @@ import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-d
 import type { WorkConfig } from './config.js';
 import { startSweepTimer } from './maintenance/sweep.js';
 import { loadOntology } from './ontology/load-ontology.js';
+import { GuardedSqlClient, WORK_DB } from './store/guarded-sql-client.js';
 import { openSqlClient } from './store/open-sql-client.js';
 import { PgliteClient } from './store/pglite-client.js';
 import { serverSecret } from './store/server-secrets.js';
@@ -27,6 +28,11 @@ export interface RunningWorkServer {
   db: SqlClient;
   /** The process's permissions engine (one per server; every request gets a scope of it). */
   permissions: PermissionsEngine;
+  /**
+   * The server's publisher (dd_diffusion_api.diffuse), whose runs the metrics count: a publish run
+   * this process starts itself (the demo's first publish) goes through it too. Absent: none.
+   */
+  publisher?: Publisher;
   close(): Promise<void>;
 }
 
@@ -71,6 +77,10 @@ export async function startWorkServer(
       clock: options.clock ?? systemClock,
       publisher,
       deviceCookieSecret,
+      dbStats: {
+        pools: () => opened.poolStats?.() ?? [],
+        ...(opened instanceof GuardedSqlClient ? { breakers: () => opened.breaker.states([WORK_DB]) } : {}),
+      },
     });
     const clock = options.clock ?? systemClock;
     if (opened instanceof PgliteClient && opened.lockTakenOverFrom) {
@@ -98,6 +108,7 @@ export async function startWorkServer(
       bootstrap,
       db,
       permissions,
+      ...(running.workPublisher ? { publisher: running.workPublisher } : {}),
       close: () => running.close(),
     };
   } catch (err) {

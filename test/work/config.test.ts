@@ -35,6 +35,7 @@ describe('work configuration', () => {
         idleMs: 60_000,
         keepAliveMs: 72_000,
       },
+      metrics: { path: '/metrics' },
     });
   });
 

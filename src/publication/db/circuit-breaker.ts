@@ -15,6 +15,7 @@ import {
   PROBE_TIMEOUT_MS,
   within,
 } from '../../common/circuit-breaker.js';
+import type { PoolStats } from '../../common/metrics.js';
 import { ProblemError } from '../problems.js';
 import {
   type CountQuery,
@@ -142,6 +143,10 @@ export class CircuitBreakerDriver implements Driver {
       this.breaker.trip(db);
       throw err;
     }
+  }
+
+  poolStats(): PoolStats[] {
+    return this.inner.poolStats?.() ?? [];
   }
 
   close(): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import mysql from 'mysql2/promise';
 import { within } from '../../common/circuit-breaker.js';
+import type { PoolStats } from '../../common/metrics.js';
 import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { mariadbSearch, mariadbSearchCount } from './search-sql.js';
 import { backtickDialect, buildCount, buildFacet, buildSelect } from './sql-builder.js';
@@ -73,6 +74,13 @@ export interface MariadbOptions {
   poolMax: number;
 }
 
+/** The fields of mysql2's core Pool that poolStats reads (Denque queues). */
+interface CorePoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
 export class MariadbDriver implements Driver {
   readonly engine = 'mariadb' as const;
   private readonly pools = new Map<string, mysql.Pool>();
@@ -116,6 +124,24 @@ export class MariadbDriver implements Driver {
       conn.query('SET SESSION TRANSACTION READ ONLY');
     });
     return pool;
+  }
+
+  /**
+   * Every database's pool, read from mysql2's pool internals (it has no public counters): the
+   * connections open, the free ones and the callers queued for one.
+   */
+  poolStats(): PoolStats[] {
+    return [...this.pools].map(([db, pool]) => {
+      const core = (pool as unknown as { pool: CorePoolInternals }).pool;
+      return {
+        engine: 'mariadb',
+        pool: db,
+        size: core._allConnections?.length ?? 0,
+        idle: core._freeConnections?.length ?? 0,
+        waiting: core._connectionQueue?.length ?? 0,
+        max: this.options.poolMax,
+      };
+    });
   }
 
   private pool(db: string): mysql.Pool {

@@ -3,6 +3,7 @@
  * the worker pool so the event loop never waits on the synchronous better-sqlite3 calls.
  */
 
+import type { PoolStats } from '../../common/metrics.js';
 import { RawJson } from './raw-json.js';
 import type { RowsJsonWritten } from './row-json.cjs';
 import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
@@ -38,6 +39,21 @@ export class SqliteDriver implements Driver {
 
   constructor(dir: string, workers: number, cacheMb?: number) {
     this.pool = new SqliteWorkerPool(dir, workers, cacheMb);
+  }
+
+  /** The worker threads as one pool: busy workers, and statements queued behind them. */
+  poolStats(): PoolStats[] {
+    const { workers, busy, queued } = this.pool.stats();
+    return [
+      {
+        engine: 'sqlite',
+        pool: 'workers',
+        size: workers,
+        idle: workers - busy,
+        waiting: queued,
+        max: workers,
+      },
+    ];
   }
 
   private async run<T>(

@@ -106,6 +106,19 @@ export class SqliteWorkerPool {
    * within a grace period is terminated and replaced, the other messages it held going to the
    * replacement (retire), so the work is stopped either way and nothing else fails with it.
    */
+  /** Workers, those with a message in flight, and the messages waiting behind another. */
+  stats(): { workers: number; busy: number; queued: number } {
+    let busy = 0;
+    let queued = 0;
+    for (const slot of this.slots) {
+      if (slot.pending.size > 0) {
+        busy += 1;
+        queued += slot.pending.size - 1;
+      }
+    }
+    return { workers: this.slots.length, busy, queued };
+  }
+
   run<T>(message: Record<string, unknown>, timeoutMs?: number): Promise<T> {
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
     return new Promise<T>((resolve, reject) =>

@@ -6,6 +6,8 @@
 import type { ParsedSearch } from '../text/search-query.js';
 
 /** How a column's values behave for comparisons and JSON output. */
+import type { PoolStats } from '../../common/metrics.js';
+
 export type ColumnKind = 'integer' | 'number' | 'text' | 'other';
 
 export interface ColumnInfo {
@@ -242,6 +244,8 @@ export interface Driver {
   /** Distinct values of a column with their row counts, most frequent first, then by value. */
   facet(db: string, query: FacetQuery, options?: StatementOptions): Promise<FacetCount[]>;
   ping(db: string, options?: StatementOptions): Promise<void>;
+  /** The engine's pools right now, for the metrics endpoint (common/metrics.ts). */
+  poolStats?(): PoolStats[];
   close(): Promise<void>;
 }
 

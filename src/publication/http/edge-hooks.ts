@@ -14,6 +14,7 @@
  * origin, the encoding); compression of large bodies for clients that ask (compression.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { MetricsRouteConfig } from '../../common/metrics.js';
 import type { PublicationConfig } from '../config.js';
 import { ProblemError } from '../problems.js';
 import { apiKeyCheck } from './api-key-guard.js';
@@ -80,7 +81,12 @@ export function installEdgeHooks(app: FastifyInstance, config: PublicationConfig
   };
 
   const afterRateLimit = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const keyed = checkKey && request.method !== 'OPTIONS' && !(v1Prefix && request.url.startsWith(v1Prefix));
+    // The metrics endpoint has its own guard (METRICS_TOKEN), so a scraper needs no API key.
+    const keyed =
+      checkKey &&
+      request.method !== 'OPTIONS' &&
+      !(v1Prefix && request.url.startsWith(v1Prefix)) &&
+      !(request.routeOptions.config as MetricsRouteConfig).metricsScrape;
     const refusal = keyed ? checkKey(request) : undefined;
     if (refusal) {
       sendProblem(request, reply, refusal);

@@ -2,6 +2,7 @@
  * What every service needs: the configuration, the engine and the schema cache. Built once by
  * main.ts (or a test) and passed down; there is no module-level state.
  */
+import type { PoolStats } from '../../common/metrics.js';
 import type { PublicationConfig } from '../config.js';
 import type { CircuitBreakerDriver } from '../db/circuit-breaker.js';
 import type { SchemaCache } from '../db/schema-cache.js';
@@ -22,4 +23,6 @@ export interface PublicationContext {
   rowsAsJson?: boolean;
   /** The engine's circuit breaker, for /health to report (absent in apps built without one). */
   breaker?: Pick<CircuitBreakerDriver, 'states'>;
+  /** The engine's pools at this moment, for the metrics endpoint (absent: none reported). */
+  poolStats?: () => PoolStats[];
 }

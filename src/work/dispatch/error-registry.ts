@@ -108,6 +108,13 @@ export const ERROR_REGISTRY = {
     message:
       'This is the work API endpoint: POST a JSON RQO to it, for example {"action":"start"} with Content-Type: application/json (see docs/work-api.md)',
   },
+  // The metrics endpoint (WORK_METRICS_PATH) with WORK_METRICS_TOKEN set, asked without it.
+  'http.unauthorized': {
+    category: 'auth',
+    label_key: 'error_http_unauthorized',
+    retryable: false,
+    message: 'This endpoint requires a valid bearer token (Authorization: Bearer <token>)',
+  },
   'auth.not_logged': {
     category: 'auth',
     label_key: 'error_auth_not_logged',

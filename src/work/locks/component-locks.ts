@@ -200,6 +200,15 @@ export async function releaseAllLocks(db: SqlQueryable): Promise<number> {
   return rowCount;
 }
 
+/** How many locks count at `now` (the metrics endpoint's gauge). */
+export async function countLiveLocks(db: SqlQueryable, now: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM component_locks l WHERE ${liveLock('$1', '$2')}`,
+    [iso(now), idleSince(now)],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /**
  * Deletes the locks that no longer count (expired, or their session idle or past its end) and
  * answers how many went. Nothing depends on it for correctness (every check reads liveness);

@@ -7,6 +7,7 @@
  * it answers: service comes back by itself when the database does, without a restart.
  */
 import { BREAKER_RETRY_MS, CircuitBreaker, PROBE_TIMEOUT_MS, within } from '../../common/circuit-breaker.js';
+import type { PoolStats } from '../../common/metrics.js';
 import { classifyDbFault } from './db-faults.js';
 import type { SqlClient, SqlQueryable, SqlResult, TransactionOptions } from './sql-client.js';
 
@@ -47,6 +48,11 @@ export class GuardedSqlClient implements SqlClient {
 
   transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options?: TransactionOptions): Promise<R> {
     return this.guarded(() => this.inner.transaction(fn, options));
+  }
+
+  /** The inner client's pool, for the metrics endpoint. */
+  poolStats(): PoolStats[] {
+    return this.inner.poolStats?.() ?? [];
   }
 
   close(): Promise<void> {

@@ -12,6 +12,7 @@
  * (WORK_DB_ACQUIRE_TIMEOUT_MS: waiting for a pool connection, or for a new one to connect).
  */
 import pg from 'pg';
+import type { PoolStats } from '../../common/metrics.js';
 import type { PgTimeouts } from '../config.js';
 import type { SqlClient, SqlQueryable, SqlResult, TransactionOptions } from './sql-client.js';
 
@@ -83,6 +84,21 @@ export class PgClient implements SqlClient {
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
+  }
+
+  /** The pool right now (pg's own counters), for the metrics endpoint. */
+  poolStats(): PoolStats[] {
+    const p = this.pool;
+    return [
+      {
+        engine: 'postgres',
+        pool: 'work',
+        size: p.totalCount,
+        idle: p.idleCount,
+        waiting: p.waitingCount,
+        max: p.options.max ?? 10,
+      },
+    ];
   }
 
   async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { PoolStats } from '../../common/metrics.js';
 import { acquireDataDirLock, type HeldLock, type LockOwner } from './data-dir-lock.js';
 import type { SqlClient, SqlQueryable, SqlResult } from './sql-client.js';
 
@@ -18,6 +19,9 @@ function rowCountOf(result: { affectedRows?: number; rows: unknown[] }): number 
 
 export class PgliteClient implements SqlClient {
   readonly engine = 'pglite' as const;
+
+  /** Statements and transactions started and not yet settled (PGlite runs one at a time). */
+  private inFlight = 0;
 
   private constructor(
     private readonly db: PGlite,
@@ -47,12 +51,44 @@ export class PgliteClient implements SqlClient {
     }
   }
 
-  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
-    const result = await this.db.query<T>(sql, params as unknown[]);
-    return { rows: result.rows, rowCount: rowCountOf(result) };
+  /**
+   * The one backend as a pool of one, for the metrics endpoint: busy while anything runs on it,
+   * and whatever else was started meanwhile is waiting for it.
+   */
+  poolStats(): PoolStats[] {
+    const busy = this.inFlight > 0 ? 1 : 0;
+    return [
+      {
+        engine: 'pglite',
+        pool: 'work',
+        size: 1,
+        idle: 1 - busy,
+        waiting: Math.max(0, this.inFlight - 1),
+        max: 1,
+      },
+    ];
   }
 
-  transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R> {
+  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
+    this.inFlight += 1;
+    try {
+      const result = await this.db.query<T>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: rowCountOf(result) };
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  async transaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R> {
+    this.inFlight += 1;
+    try {
+      return await this.runTransaction(fn);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private runTransaction<R>(fn: (tx: SqlQueryable) => Promise<R>): Promise<R> {
     return this.db.transaction(async (t) =>
       fn({
         query: async <T extends object>(sql: string, params: readonly unknown[] = []) => {

@@ -4,6 +4,8 @@
  * ...; the interface has no way to splice them into SQL text.
  */
 
+import type { PoolStats } from '../../common/metrics.js';
+
 export type SqlEngine = 'postgres' | 'pglite';
 
 export interface SqlResult<T> {
@@ -36,5 +38,7 @@ export interface SqlClient extends SqlQueryable {
    * multi-statement write goes through here (counter + insert is one transaction).
    */
   transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /** The pool right now, for the metrics endpoint (common/metrics.ts); absent: none reported. */
+  poolStats?(): PoolStats[];
   close(): Promise<void>;
 }
