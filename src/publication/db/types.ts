@@ -3,11 +3,10 @@
  * and what a read asks for. Nothing outside db/ writes SQL; it builds a SelectQuery instead.
  */
 
+import type { PoolStats } from '../../common/metrics.js';
 import type { ParsedSearch } from '../text/search-query.js';
 
 /** How a column's values behave for comparisons and JSON output. */
-import type { PoolStats } from '../../common/metrics.js';
-
 export type ColumnKind = 'integer' | 'number' | 'text' | 'other';
 
 export interface ColumnInfo {
