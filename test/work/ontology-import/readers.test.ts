@@ -78,6 +78,13 @@ describe('INSERT statements', () => {
     expect(nodes[2]).toMatchObject({ model: 'section', term: { 'lg-spa': 'a\b' }, properties: { x: 1 } });
   });
 
+  it('reads backslash escapes in plain strings after SET standard_conforming_strings = off', () => {
+    const text = (setting: string) =>
+      `SET standard_conforming_strings = ${setting};\nINSERT INTO jer_dd ("terminoID", term) VALUES ('dd1', 'a\\nb; \\' c');`;
+    expect(readDump(text('off')).rows[0]!.cells.term).toBe("a\nb; ' c");
+    expect(() => readDump(text('on'))).toThrow(OntologyParseError);
+  });
+
   it('refuses an INSERT without a column list, a short row and an unterminated string, with the line', () => {
     expect(refusal(`SET x = 1;\nINSERT INTO jer_dd VALUES ('dd1');`).message).toBe(
       'line 2: INSERT INTO jer_dd without a column list: dump with pg_dump --column-inserts',

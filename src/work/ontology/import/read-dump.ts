@@ -13,6 +13,8 @@ const ONTOLOGY_TABLES: readonly string[] = ['jer_dd', 'dd_ontology'];
 
 class Scanner {
   pos = 0;
+  /** `SET standard_conforming_strings = off` (dumps of old servers): backslashes escape in '' too. */
+  backslashEscapes = false;
   private readonly newlines: number[] = [];
 
   constructor(readonly src: string) {
@@ -140,8 +142,11 @@ class Scanner {
         this.pos++;
         return;
       }
-      if (c === "'") this.skipQuoted(/[eE]/.test(s[this.pos - 1] ?? '') && !/\w/.test(s[this.pos - 2] ?? ''));
-      else if (c === '"') {
+      if (c === "'") {
+        this.skipQuoted(
+          this.backslashEscapes || (/[eE]/.test(s[this.pos - 1] ?? '') && !/\w/.test(s[this.pos - 2] ?? '')),
+        );
+      } else if (c === '"') {
         const end = s.indexOf('"', this.pos + 1);
         this.pos = end < 0 ? s.length : end + 1;
       } else if (c === '$') {
@@ -180,7 +185,10 @@ class Scanner {
     const start = this.pos;
     const c = this.peek();
     let out: string | null;
-    if (c === "'") out = this.skipQuoted(false).replaceAll("''", "'");
+    if (c === "'" && this.backslashEscapes) {
+      out = decodeEscapeString(this.skipQuoted(true));
+      if (out === null) this.fail('invalid unicode escape in a string', start);
+    } else if (c === "'") out = this.skipQuoted(false).replaceAll("''", "'");
     else if ((c === 'E' || c === 'e') && this.peek(1) === "'") {
       this.pos++;
       out = decodeEscapeString(this.skipQuoted(true));
@@ -347,9 +355,16 @@ export function readDump(text: string): RawTable {
     if (word === 'insert') readInsert(sc, found, seen);
     else if (word === 'copy') readCopy(sc, found, seen);
     else {
+      const start = sc.pos;
       if (word) seen.push(word.toUpperCase());
       else sc.pos++;
       sc.skipStatement();
+      if (word === 'set') {
+        const m = /^set\s+standard_conforming_strings\s*(?:=|to)\s*'?(on|off)\b/i.exec(
+          sc.src.slice(start, sc.pos),
+        );
+        if (m) sc.backslashEscapes = m[1]!.toLowerCase() === 'off';
+      }
     }
   }
   const tables = [...new Set(found.map((f) => f.table))];
