@@ -7,8 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectFilterCondition } from '../../src/work/auth/permissions-store.js';
 import { WorkError } from '../../src/work/dispatch/error-registry.js';
+import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
-import { ONTOLOGY_SEED } from '../../src/work/ontology/ontology-seed.js';
+
+const DEFAULT_ONTOLOGY = defaultOntologySource();
+
 import { parseSqo } from '../../src/work/search/parse-sqo.js';
 import {
   countHistory,
@@ -25,9 +28,9 @@ import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js'
 import { date, insertRecordValues, locator, number, text } from '../helpers/work-records.js';
 
 const searchOntology = loadOntology({
-  ...ONTOLOGY_SEED,
+  ...DEFAULT_ONTOLOGY,
   nodes: [
-    ...ONTOLOGY_SEED.nodes,
+    ...DEFAULT_ONTOLOGY.nodes,
     { tipo: 'searchtest1', parent: 'rsc197', model: 'component_number', label: { 'lg-eng': 'Age' } },
   ],
 });
