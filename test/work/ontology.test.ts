@@ -4,7 +4,6 @@ import { loadOntology, OntologyError } from '../../src/work/ontology/load-ontolo
 import type { OntologySeed } from '../../src/work/ontology/ontology-schema.js';
 
 const DEFAULT_ONTOLOGY = defaultOntologySource();
-
 const ontology = loadOntology();
 const tipos = (nodes: readonly { tipo: string }[]) => nodes.map((n) => n.tipo);
 
