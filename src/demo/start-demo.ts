@@ -24,7 +24,6 @@ import { startPublicationServer } from '../publication/server.js';
 import { loadPublishConfig } from '../publish/publish-targets.js';
 import { createPublisher } from '../publish/publisher.js';
 import { loadWorkConfig } from '../work/config.js';
-import { loadOntology } from '../work/ontology/load-ontology.js';
 import { startWorkServer } from '../work/server.js';
 import { DataDirLocked } from '../work/store/data-dir-lock.js';
 import { seedWorkDemo } from './work-seed.js';
@@ -64,12 +63,12 @@ async function main(): Promise<void> {
     const started = Date.now();
     if (work.bootstrap.created) {
       console.log(`Seeding the work database with the demo archive (${DEMO_INTERVIEWS} interviews) ...`);
-      await seedWorkDemo(work.db, loadOntology(), { interviews: DEMO_INTERVIEWS, seed: 1 });
+      await seedWorkDemo(work.db, work.ontology.latest(), { interviews: DEMO_INTERVIEWS, seed: 1 });
     }
     if (work.bootstrap.created || !existsSync(file)) {
       console.log(`Publishing it to ${file} ...`);
       // The work server's own publisher, so its metrics count this run too.
-      const publisher = work.publisher ?? createPublisher(publishConfig, loadOntology());
+      const publisher = work.publisher ?? createPublisher(publishConfig, work.ontology.latest());
       const summary = await publisher.publish(
         work.db,
         { rebuild: true },

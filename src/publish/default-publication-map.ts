@@ -1,5 +1,5 @@
 /**
- * The publication map of the seeded ontology (src/work/ontology/ontology-seed.ts): interviews,
+ * The publication map of the default ontology (src/work/ontology/default-ontology.json): interviews,
  * people, audiovisual records, images and thesaurus terms, in the table and column names the
  * publication API and docs/publishing.md expect. Operators with their own ontology write
  * their own map as JSON (`npm run publish -- --print-map` prints this one to start from) and

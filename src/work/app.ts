@@ -37,7 +37,7 @@ import { dispatchRqo } from './dispatch/dispatch-rqo.js';
 import { errorEnvelope, successEnvelope } from './dispatch/envelope.js';
 import { type ErrorCode, WorkError } from './dispatch/error-registry.js';
 import { addLiveCounts } from './metrics.js';
-import type { Ontology } from './ontology/load-ontology.js';
+import type { OntologyProvider } from './ontology/ontology-store.js';
 import { classifyDbFault } from './store/db-faults.js';
 import type { SqlClient } from './store/sql-client.js';
 import { serveClient } from './ui/serve-client.js';
@@ -47,7 +47,8 @@ import { registerMediaRoute } from './uploads/serve-media.js';
 export interface WorkAppDeps {
   config: WorkConfig;
   db: SqlClient;
-  ontology: Ontology;
+  /** The ontology each request starts with: the latest committed version (ontology-store.ts). */
+  ontology: OntologyProvider;
   actions: ActionRegistry;
   /** Session expiry and login throttling read this; tests pass one they can move. */
   clock: Clock;
@@ -309,8 +310,11 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     const now = deps.clock();
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
     let session: Awaited<ReturnType<typeof resolveSession>>;
+    let ontology: Awaited<ReturnType<OntologyProvider['current']>>;
     try {
       session = await resolveSession(deps.db, token, now);
+      // One version for the whole request, whatever is committed while it runs.
+      ontology = await deps.ontology.current();
     } catch (caught) {
       const refusal = asDbRefusal(caught);
       if (!refusal) throw caught;
@@ -350,7 +354,7 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
           ),
           config,
           db: deps.db,
-          ontology: deps.ontology,
+          ontology,
           deprecations,
           log: request.log,
           publisher,

@@ -6,6 +6,7 @@
 import { loadEnvFile } from '../common/env-file.js';
 import { exitOnSignals, exitOnStartFailure } from '../common/graceful-shutdown.js';
 import { loadWorkConfig } from './config.js';
+import { OntologyError } from './ontology/load-ontology.js';
 import { startWorkServer } from './server.js';
 import { DataDirLocked } from './store/data-dir-lock.js';
 
@@ -34,6 +35,11 @@ main().catch((err: unknown) => {
   if (err instanceof DataDirLocked) {
     console.error(err.message);
     process.exit(3);
+  }
+  // A broken ontology in the database: every problem, listed; no stack (docs/ontology.md).
+  if (err instanceof OntologyError) {
+    console.error(`The work server did not start. ${err.message}`);
+    process.exit(1);
   }
   exitOnStartFailure(err);
 });

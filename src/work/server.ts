@@ -12,7 +12,7 @@ import { PermissionsEngine } from './auth/permissions.js';
 import { type BootstrapReport, bootstrapDatabase } from './bootstrap/bootstrap-database.js';
 import type { WorkConfig } from './config.js';
 import { startSweepTimer } from './maintenance/sweep.js';
-import { loadOntology } from './ontology/load-ontology.js';
+import { LiveOntology } from './ontology/ontology-store.js';
 import { GuardedSqlClient, WORK_DB } from './store/guarded-sql-client.js';
 import { openSqlClient } from './store/open-sql-client.js';
 import { PgliteClient } from './store/pglite-client.js';
@@ -26,6 +26,8 @@ export interface RunningWorkServer {
   bootstrap: BootstrapReport;
   /** The server's database client (tests inspect rows through it). */
   db: SqlClient;
+  /** The ontology as stored in the database: each request takes the latest committed version. */
+  ontology: LiveOntology;
   /** The process's permissions engine (one per server; every request gets a scope of it). */
   permissions: PermissionsEngine;
   /**
@@ -55,13 +57,29 @@ export async function startWorkServer(
   config: WorkConfig,
   options: WorkServerOptions = {},
 ): Promise<RunningWorkServer> {
-  const ontology = loadOntology();
   const opened = await openSqlClient(config.database);
   const db = options.wrapDb ? options.wrapDb(opened) : opened;
   let app: FastifyInstance | undefined;
   try {
-    const bootstrap = await bootstrapDatabase(db, ontology, { rootPassword: config.rootPassword });
-    const permissions = new PermissionsEngine(db, ontology);
+    // Loaded from dd_ontology (installed on first start): a broken ontology stops the start here,
+    // every problem listed (OntologyError). Later changes are picked up per request.
+    let live: LiveOntology | undefined;
+    const bootstrap = await bootstrapDatabase(
+      db,
+      async (d) => {
+        live = await LiveOntology.open(d, (problems, version) =>
+          app?.log.error(
+            { ontology_version: version, problems },
+            'the ontology changed in the database but is broken: the last good version stays in use',
+          ),
+        );
+        return live.latest();
+      },
+      { rootPassword: config.rootPassword },
+    );
+    const liveOntology = live!;
+    const ontology = liveOntology.latest();
+    const permissions = new PermissionsEngine(db, () => liveOntology.latest());
     // The device cookie's key: the operator's, else the one the first start kept in the database.
     const deviceCookieSecret = config.deviceCookieSecret ?? (await serverSecret(db, 'device_cookie'));
     const publish =
@@ -71,7 +89,7 @@ export async function startWorkServer(
     app = await buildWorkApp({
       config,
       db,
-      ontology,
+      ontology: liveOntology,
       actions: workActions(),
       permissions,
       clock: options.clock ?? systemClock,
@@ -107,6 +125,7 @@ export async function startWorkServer(
       url: `http://${host}:${port}${config.basePath}`,
       bootstrap,
       db,
+      ontology: liveOntology,
       permissions,
       ...(running.workPublisher ? { publisher: running.workPublisher } : {}),
       close: () => running.close(),

@@ -93,7 +93,7 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     // A second start, even with another password, leaves everything as it was.
     const again = await fresh.open();
     const second = await bootstrapDatabase(again, ontology, { rootPassword: 'another password' });
-    expect(second).toEqual({ migrationsApplied: [], created: false });
+    expect(second).toEqual({ migrationsApplied: [], ontologyInstalled: false, created: false });
     expect(await rows(again, 'matrix_users')).toEqual(users);
     expect(await rows(again, 'matrix_profiles')).toEqual(profiles);
     expect(await rows(again, 'matrix_projects')).toEqual(projects);

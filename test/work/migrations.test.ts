@@ -38,10 +38,13 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'component_locks',
+      'dd_ontology',
+      'dd_ontology_languages',
       'idempotency_keys',
       'last_sweep',
       'login_known_addresses',
       'login_throttle',
+      'main_dd',
       'matrix',
       'matrix_activity',
       'matrix_counter',
@@ -52,6 +55,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'matrix_string_search',
       'matrix_time_machine',
       'matrix_users',
+      'ontology_version',
       'permissions_version',
       'publish_watermarks',
       'schema_migrations',

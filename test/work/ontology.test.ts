@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { loadOntology, OntologyError } from '../../src/work/ontology/load-ontology.js';
 import type { OntologySeed } from '../../src/work/ontology/ontology-schema.js';
-import { ONTOLOGY_SEED } from '../../src/work/ontology/ontology-seed.js';
 
+const DEFAULT_ONTOLOGY = defaultOntologySource();
 const ontology = loadOntology();
 const tipos = (nodes: readonly { tipo: string }[]) => nodes.map((n) => n.tipo);
 
@@ -75,9 +76,9 @@ describe('ontology seed', () => {
 
   it('refuses a seed with a broken reference, naming every problem', () => {
     const broken: OntologySeed = {
-      ...ONTOLOGY_SEED,
+      ...DEFAULT_ONTOLOGY,
       nodes: [
-        ...ONTOLOGY_SEED.nodes,
+        ...DEFAULT_ONTOLOGY.nodes,
         { tipo: 'oh99', parent: 'oh1', model: 'component_portal', label: { 'lg-eng': 'x' } },
         { tipo: 'oh98', parent: 'zz1', model: 'component_imput_text', label: { 'lg-eng': 'y' } },
         {

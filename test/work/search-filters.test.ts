@@ -1,14 +1,15 @@
 /**
  * The SQO filter grammar, ordering, paging and scope, table-driven with exact section_id lists,
  * on both engines. The database is migrated but not bootstrapped (no users needed: the scope is
- * given directly); the ontology is the seed plus one number component (searchtest1, an age), which the
- * seed does not have.
+ * given directly); the ontology is the default one plus one number component (searchtest1, an age), which
+ * the default does not have.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectFilterCondition } from '../../src/work/auth/permissions-store.js';
 import { WorkError } from '../../src/work/dispatch/error-registry.js';
+import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
-import { ONTOLOGY_SEED } from '../../src/work/ontology/ontology-seed.js';
+
 import { parseSqo } from '../../src/work/search/parse-sqo.js';
 import {
   countHistory,
@@ -24,10 +25,12 @@ import type { SqlClient } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { date, insertRecordValues, locator, number, text } from '../helpers/work-records.js';
 
+const DEFAULT_ONTOLOGY = defaultOntologySource();
 const searchOntology = loadOntology({
-  ...ONTOLOGY_SEED,
+  ...DEFAULT_ONTOLOGY,
+  tlds: [...(DEFAULT_ONTOLOGY.tlds ?? []), { tld: 'searchtest', name: 'Search tests' }],
   nodes: [
-    ...ONTOLOGY_SEED.nodes,
+    ...DEFAULT_ONTOLOGY.nodes,
     { tipo: 'searchtest1', parent: 'rsc197', model: 'component_number', label: { 'lg-eng': 'Age' } },
   ],
 });

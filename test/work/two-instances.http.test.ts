@@ -2,7 +2,9 @@
  * Two server processes' worth of state on one PostgreSQL database (two apps, each with its own
  * permissions cache and pool): a session opened on one works on the other, a record created on
  * one is read on the other, and a profile's security access saved on one changes the user's
- * access on the other at its next request. PostgreSQL only: PGlite is one process's database.
+ * access on the other at its next request, and an ontology change written through one side's
+ * database connection is what the other serves next, without a restart. PostgreSQL only: PGlite
+ * is one process's database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkConfig } from '../../src/work/config.js';
@@ -97,5 +99,52 @@ describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('perm.denied');
+  });
+
+  it('serves an ontology change written on one side from the other within a second, without restart', async () => {
+    const root = instancesBrowser();
+    await root.post(b.url, {
+      dd_api: 'dd_utils_api',
+      action: 'login',
+      options: { username: 'root', auth: TEST_ROOT_PASSWORD },
+    });
+    const fields = async () => {
+      const answer = await root.post(b.url, {
+        action: 'get_section_elements_context',
+        options: { ar_section_tipo: ['oh1'] },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return new Map<string, string>(
+        answer.body.data.map((c: { tipo: string; label: string }) => [c.tipo, c.label] as const),
+      );
+    };
+    expect((await fields()).get('oh14')).toBe('Code');
+
+    // An operator's SQL through A's connection: a label renamed, a component added to a section.
+    const written = Date.now();
+    await a.db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE dd_ontology SET term = term || '{"lg-eng": "Interview code"}' WHERE tipo = 'oh14'`,
+      );
+      await tx.query(
+        `INSERT INTO dd_ontology (tipo, parent, term, model, order_number, tld)
+         VALUES ('oh90', 'oh2', '{"lg-eng": "Place"}', 'component_input_text', 99, 'oh')`,
+      );
+    });
+    let seen = await fields();
+    while (seen.get('oh14') !== 'Interview code' && Date.now() - written < 2000) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await fields();
+    }
+    expect(seen.get('oh14')).toBe('Interview code');
+    expect(seen.get('oh90')).toBe('Place');
+    expect(Date.now() - written).toBeLessThan(1000);
+    // A's next request serves the same version.
+    expect(a.ontology.latest().node('oh90')).toBeUndefined();
+    const onA = await root.post(a.url, {
+      action: 'get_element_context',
+      source: { tipo: 'oh90', section_tipo: 'oh1' },
+    });
+    expect(onA.body.data[0]).toMatchObject({ tipo: 'oh90', label: 'Place' });
   });
 });

@@ -185,10 +185,18 @@ export class PermissionsEngine {
 
   constructor(
     private readonly db: SqlQueryable,
-    private readonly ontology: Ontology,
+    ontology: Ontology | (() => Ontology),
     options: PermissionsEngineOptions = {},
   ) {
+    this.currentOntology = typeof ontology === 'function' ? ontology : () => ontology;
     this.maxCachedUsers = options.maxCachedUsers ?? 1000;
+  }
+
+  /** The server's latest ontology (a server passes its LiveOntology's). */
+  private readonly currentOntology: () => Ontology;
+
+  private get ontology(): Ontology {
+    return this.currentOntology();
   }
 
   /** A per-request memo over this engine; build one per request and drop it with the request. */

@@ -1,5 +1,6 @@
 /**
- * First start: brings the schema up to date and, when the database has no root user yet, creates
+ * First start: brings the schema up to date, installs the default ontology into an empty
+ * `dd_ontology` (ontology/ontology-store.ts) and, when the database has no root user yet, creates
  * the starting records in one transaction: the yes/no list (dd64 1 = yes, 2 = no), the default
  * project dd153/1, the Admin and Cataloguer profiles, root (dd128/-1) and the counters. Root's
  * existence is the marker, so a restart never recreates a profile an administrator deleted or
@@ -8,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../auth/password-hash.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
+import { installDefaultOntology } from '../ontology/ontology-store.js';
 import { setCounter } from '../store/counters.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
 import { migrateSchema } from '../store/migrate-schema.js';
@@ -27,6 +29,8 @@ const BOOTSTRAP_LOCK_KEY = 7_314_200_502;
 export interface BootstrapReport {
   /** Migration versions applied by this start. */
   migrationsApplied: number[];
+  /** True when this start installed the default ontology into an empty dd_ontology table. */
+  ontologyInstalled: boolean;
   /** True when this start created root and the starting records. */
   created: boolean;
   /** Set only when created without DEDALO_ROOT_PASSWORD: shown once to the operator, never stored. */
@@ -85,13 +89,20 @@ async function hasRoot(db: SqlQueryable, ontology: Ontology): Promise<boolean> {
   return recordExists(db, ontology.tableOf('dd128')!, rootKey);
 }
 
+/**
+ * `ontology` is the one to write the starting records with, or a function that loads it from the
+ * database once the schema and the ontology tables are in place (server.ts).
+ */
 export async function bootstrapDatabase(
   client: SqlClient,
-  ontology: Ontology,
+  ontologyOrLoader: Ontology | ((db: SqlClient) => Promise<Ontology>),
   options: { rootPassword?: string } = {},
 ): Promise<BootstrapReport> {
   const { applied } = await migrateSchema(client);
-  if (await hasRoot(client, ontology)) return { migrationsApplied: applied, created: false };
+  const ontologyInstalled = await installDefaultOntology(client);
+  const ontology = typeof ontologyOrLoader === 'function' ? await ontologyOrLoader(client) : ontologyOrLoader;
+  const done = { migrationsApplied: applied, ontologyInstalled };
+  if (await hasRoot(client, ontology)) return { ...done, created: false };
 
   // Hash outside the transaction (it takes tens of milliseconds) and only when needed.
   const generated = options.rootPassword === undefined ? randomBytes(18).toString('base64url') : undefined;
@@ -134,7 +145,5 @@ export async function bootstrapDatabase(
     await setCounter(tx, 'dd128', 0);
     return true;
   });
-  return created
-    ? { migrationsApplied: applied, created, generatedRootPassword: generated }
-    : { migrationsApplied: applied, created };
+  return created ? { ...done, created, generatedRootPassword: generated } : { ...done, created };
 }

@@ -1,18 +1,21 @@
 /**
- * Loads the ontology seed once at start: checks it against the schema and for integrity (unique
- * tipos, parents that exist, known models, relation targets that are sections), then indexes it
- * by tipo and by parent. The result is immutable and passed down from main.ts; nothing here is
- * module state.
+ * Builds an Ontology from its source (the `dd_ontology` rows read by ontology-store.ts, or the
+ * default content): checks it against the schema and for integrity (unique tipos, parents that
+ * exist, known models, relation targets that are sections, registered TLDs), then indexes it by
+ * tipo and by parent. The result is immutable; a request holds the one it started with (nothing
+ * here is module state).
  */
 import type { DataColumn, MatrixTable } from '../store/matrix-tables.js';
 import { COMPONENT_MODELS, ELEMENT_MODELS, isComponentModel } from './component-models.js';
-import { type OntologyNode, type OntologySeed, ontologySeedSchema } from './ontology-schema.js';
-import { ONTOLOGY_SEED } from './ontology-seed.js';
+import { defaultOntologySource } from './default-ontology.js';
+import { type OntologyNode, type OntologySeed, ontologySeedSchema, tldOf } from './ontology-schema.js';
 
-/** The ontology seed is wrong: a programming error in the repository, listed in full. */
+/** The ontology is broken (a table edited by hand, a bad import): every problem, listed. */
 export class OntologyError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid ontology seed:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Invalid ontology (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'OntologyError';
   }
 }
@@ -50,8 +53,13 @@ export interface Ontology {
 const knownModel = (model: string) =>
   isComponentModel(model) || (ELEMENT_MODELS as readonly string[]).includes(model);
 
-function checkIntegrity(nodes: readonly OntologyNode[], languages: readonly { code: string }[]): string[] {
+function checkIntegrity(
+  nodes: readonly OntologyNode[],
+  languages: readonly { code: string }[],
+  tlds: readonly { tld: string }[] | undefined,
+): string[] {
   const problems: string[] = [];
+  const registered = tlds && new Set(tlds.map((t) => t.tld));
   const byTipo = new Map<string, OntologyNode>();
   for (const n of nodes) {
     if (byTipo.has(n.tipo)) problems.push(`${n.tipo} is defined twice`);
@@ -60,6 +68,8 @@ function checkIntegrity(nodes: readonly OntologyNode[], languages: readonly { co
   const roots = nodes.filter((n) => n.parent === null);
   if (roots.length !== 1) problems.push(`there must be exactly one root, found ${roots.length}`);
   for (const n of nodes) {
+    if (registered && !registered.has(tldOf(n.tipo)))
+      problems.push(`${n.tipo} belongs to the TLD ${tldOf(n.tipo)}, which is not registered`);
     if (!knownModel(n.model)) problems.push(`${n.tipo} has an unknown model "${n.model}"`);
     if (n.parent !== null && !byTipo.has(n.parent))
       problems.push(`${n.tipo} has a missing parent ${n.parent}`);
@@ -95,13 +105,20 @@ function checkIntegrity(nodes: readonly OntologyNode[], languages: readonly { co
   return problems;
 }
 
-export function loadOntology(seed: OntologySeed = ONTOLOGY_SEED): Ontology {
+/** A schema issue's place, naming the node by its tipo when there is one (`oh14.label`). */
+function issuePlace(seed: OntologySeed, path: readonly PropertyKey[]): string {
+  const [list, index, ...rest] = path;
+  const tipo = list === 'nodes' && typeof index === 'number' ? seed.nodes?.[index]?.tipo : undefined;
+  return typeof tipo === 'string' ? [tipo, ...rest].map(String).join('.') : path.map(String).join('.');
+}
+
+export function loadOntology(seed: OntologySeed = defaultOntologySource()): Ontology {
   const parsed = ontologySeedSchema.safeParse(seed);
   if (!parsed.success) {
-    throw new OntologyError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    throw new OntologyError(parsed.error.issues.map((i) => `${issuePlace(seed, i.path)}: ${i.message}`));
   }
-  const { nodes, languages } = parsed.data;
-  const problems = checkIntegrity(nodes, languages);
+  const { nodes, languages, tlds } = parsed.data;
+  const problems = checkIntegrity(nodes, languages, tlds);
   if (problems.length > 0) throw new OntologyError(problems);
 
   const byTipo = new Map(nodes.map((n) => [n.tipo, Object.freeze(n)]));

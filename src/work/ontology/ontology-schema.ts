@@ -1,6 +1,7 @@
 /**
- * The shape of the ontology seed, as a zod schema: the seed file is checked against it when the
- * ontology loads, and the TypeScript types of nodes come from it.
+ * The shape of an ontology as the loader takes it (the rows of the `dd_ontology` table, read by
+ * ontology-store.ts, or the default content in default-ontology.json), as a zod schema: it is
+ * checked against it when the ontology loads, and the TypeScript types of nodes come from it.
  */
 import { z } from 'zod';
 import { MATRIX_TABLES } from '../store/matrix-tables.js';
@@ -10,6 +11,14 @@ export const TIPO_PATTERN = /^[a-z]{2,32}[0-9]{1,9}$/;
 
 /** Language codes as Dédalo writes them: `lg-` plus a code; `lg-nolan` means "no language". */
 export const LANG_PATTERN = /^lg-[a-z]{2,8}$/;
+
+/** A TLD: the letters a tipo starts with (`dd`, `oh`, `rsc`, `hierarchy`). */
+export const TLD_PATTERN = /^[a-z]{2,32}$/;
+
+/** The TLD of a tipo: its letters (`oh` for `oh14`). */
+export function tldOf(tipoValue: string): string {
+  return tipoValue.replace(/[0-9]+$/, '');
+}
 
 const tipo = z.string().regex(TIPO_PATTERN, 'not a tipo (letters then digits)');
 const lang = z.string().regex(LANG_PATTERN, 'not a language code like lg-eng');
@@ -35,6 +44,12 @@ export const ontologyNodeSchema = z.strictObject({
 export const ontologySeedSchema = z.strictObject({
   /** Languages a client may choose for data and interface; `lg-nolan` is always included. */
   languages: z.array(z.strictObject({ code: lang, label: z.string().min(1) })).min(1),
+  /** The TLD registry: every TLD a node's tipo starts with must be listed (when given). */
+  tlds: z
+    .array(
+      z.strictObject({ tld: z.string().regex(TLD_PATTERN, 'not a TLD (letters)'), name: z.string().min(1) }),
+    )
+    .optional(),
   /** Every element; the order of siblings in this list is their order in the ontology. */
   nodes: z.array(ontologyNodeSchema).min(1),
 });

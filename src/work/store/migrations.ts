@@ -271,4 +271,62 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (scope IN ('pair', 'address', 'username', 'device'))`,
     ],
   },
+  {
+    version: 12,
+    name: 'the ontology as data: dd_ontology, the TLD registry, languages, ontology version',
+    statements: [
+      // One row per element, in the shape of Dédalo 7's dd_ontology (ontology/ontology-store.ts).
+      // term: labels by language; relations: [{tipo}] (a relation component's target sections);
+      // order_number: the order among siblings. The default content is installed by the first
+      // start (an empty table), so a database of before this version keeps every record as it is.
+      `CREATE TABLE dd_ontology (
+        tipo text PRIMARY KEY CHECK (tipo ~ '^[a-z]+[0-9]+$'),
+        parent text,
+        term jsonb NOT NULL DEFAULT '{}'::jsonb,
+        model text NOT NULL,
+        order_number integer NOT NULL DEFAULT 0,
+        relations jsonb,
+        tld text NOT NULL CHECK (tld ~ '^[a-z]{2,}$'),
+        properties jsonb,
+        model_tipo text,
+        is_model boolean NOT NULL DEFAULT false,
+        is_translatable boolean NOT NULL DEFAULT false,
+        is_main boolean NOT NULL DEFAULT false
+      )`,
+      'CREATE INDEX dd_ontology_parent ON dd_ontology (parent, order_number)',
+      'CREATE INDEX dd_ontology_tld ON dd_ontology (tld)',
+      // The TLD registry (Dédalo's main_dd): which TLDs are installed, and from where.
+      `CREATE TABLE main_dd (
+        tld text PRIMARY KEY CHECK (tld ~ '^[a-z]{2,}$'),
+        name text NOT NULL,
+        counter integer NOT NULL DEFAULT 0,
+        source text,
+        installed_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      // The languages a client may choose for data and interface (lg-nolan included).
+      `CREATE TABLE dd_ontology_languages (
+        code text PRIMARY KEY CHECK (code ~ '^lg-[a-z]{2,8}$'),
+        label text NOT NULL,
+        order_number integer NOT NULL DEFAULT 0
+      )`,
+      // One row, as permissions_version: servers compare it once per request and reload the
+      // ontology when it moved, so a change committed anywhere reaches every instance.
+      `CREATE TABLE ontology_version (
+        id integer PRIMARY KEY CHECK (id = 1),
+        version bigint NOT NULL
+      )`,
+      'INSERT INTO ontology_version (id, version) VALUES (1, 1)',
+      `CREATE FUNCTION bump_ontology_version() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE ontology_version SET version = version + 1 WHERE id = 1;
+        RETURN NULL;
+      END
+      $$`,
+      ...['dd_ontology', 'main_dd', 'dd_ontology_languages'].map(
+        (name) => `CREATE TRIGGER ${name}_ontology_version
+          AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${name}
+          FOR EACH STATEMENT EXECUTE FUNCTION bump_ontology_version()`,
+      ),
+    ],
+  },
 ];

@@ -16,7 +16,7 @@ import { readCookie, SESSION_COOKIE } from '../auth/session-cookie.js';
 import { resolveSession } from '../auth/sessions.js';
 import { componentSpec } from '../components/component-values.js';
 import type { ErrorCode } from '../dispatch/error-registry.js';
-import type { Ontology } from '../ontology/load-ontology.js';
+import type { OntologyProvider } from '../ontology/ontology-store.js';
 import { rowInScope } from '../read/page-builder.js';
 import { mediaPathOf } from '../records/attach-media.js';
 import { checkedTable, componentItems, readRecord } from '../store/record-rows.js';
@@ -47,14 +47,13 @@ export interface MediaRouteDeps {
   basePath: string;
   dataDir: string;
   db: SqlClient;
-  ontology: Ontology;
+  ontology: OntologyProvider;
   permissions: PermissionsEngine;
   clock: Clock;
   refuse: (reply: FastifyReply, code: ErrorCode, message?: string) => FastifyReply;
 }
 
 export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): void {
-  const { ontology } = deps;
   const mediaRoot = resolve(deps.dataDir, 'media');
   app.get<{ Params: { sectionTipo: string; sectionId: string; tipo: string; name: string } }>(
     `${deps.basePath}/media/:sectionTipo/:sectionId/:tipo/:name`,
@@ -66,6 +65,7 @@ export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): 
         deps.clock(),
       );
       if (!session) return deps.refuse(reply, 'auth.not_logged');
+      const ontology = await deps.ontology.current();
       const node = ontology.node(tipo);
       const table = ontology.tableOf(sectionTipo);
       if (

@@ -1,0 +1,300 @@
+/**
+ * The ontology in the work database (migration 12): the `dd_ontology` table in Dédalo's shape
+ * (one row per element: tipo, parent, term per language, model, order_number, relations, tld,
+ * properties, is_translatable, ...), the TLD registry `main_dd`, the language allowlist
+ * `dd_ontology_languages`, and `ontology_version`, bumped by a statement trigger on any write to
+ * those three tables (from the API or from an operator's SQL).
+ *
+ * - installDefaultOntology: on first start, an empty table receives default-ontology.json.
+ * - loadStoredOntology: reads all of it in one statement (one snapshot, tagged with its version)
+ *   and builds the Ontology; a broken one is refused whole, with every problem listed.
+ * - LiveOntology: what a server holds. Each request asks `current()`: one tiny query compares the
+ *   version, and a change committed by any instance is loaded before the request goes on. The
+ *   request then keeps that Ontology object to its end, whatever changes meanwhile.
+ */
+
+import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
+import { defaultOntologySource } from './default-ontology.js';
+import { loadOntology, type Ontology, OntologyError } from './load-ontology.js';
+import { type OntologyNode, type OntologySeed, tldOf } from './ontology-schema.js';
+
+/** Arbitrary constant shared by every instance: "the default ontology is being installed". */
+const INSTALL_LOCK_KEY = 7_314_200_503;
+
+/** Keys of `properties` that hold our section settings (the seed's matrix_table and read_only). */
+const SECTION_SETTINGS = ['matrix_table', 'read_only'] as const;
+
+/** A `dd_ontology` row as this module writes and reads it. */
+export interface OntologyRow {
+  tipo: string;
+  parent: string | null;
+  term: Record<string, string>;
+  model: string;
+  order_number: number;
+  /** `[{tipo}]`: a relation component's target sections. */
+  relations: { tipo: string }[] | null;
+  tld: string;
+  properties: Record<string, unknown> | null;
+  is_translatable: boolean;
+  is_model: boolean;
+}
+
+/** The rows of a source: siblings numbered 1, 2, ... in their order in the list. */
+export function ontologyRows(source: OntologySeed): OntologyRow[] {
+  const siblings = new Map<string | null, number>();
+  return source.nodes.map((n) => {
+    const order = (siblings.get(n.parent) ?? 0) + 1;
+    siblings.set(n.parent, order);
+    const settings: Record<string, unknown> = {};
+    if (n.matrix_table !== undefined) settings.matrix_table = n.matrix_table;
+    if (n.read_only !== undefined) settings.read_only = n.read_only;
+    const properties = { ...n.properties, ...settings };
+    return {
+      tipo: n.tipo,
+      parent: n.parent,
+      term: n.label,
+      model: n.model,
+      order_number: order,
+      relations: n.target_section_tipo ? n.target_section_tipo.map((tipo) => ({ tipo })) : null,
+      tld: tldOf(n.tipo),
+      properties: Object.keys(properties).length > 0 ? properties : null,
+      is_translatable: n.translatable === true,
+      is_model: false,
+    };
+  });
+}
+
+/**
+ * Installs the default content when `dd_ontology` is empty (first start, or a database from
+ * before the table existed). Under a lock: two instances starting at once install it once.
+ * Returns whether this call installed it.
+ */
+export async function installDefaultOntology(
+  client: SqlClient,
+  source: OntologySeed = defaultOntologySource(),
+): Promise<boolean> {
+  const empty = async (db: SqlQueryable) =>
+    (await db.query('SELECT 1 FROM dd_ontology LIMIT 1')).rowCount === 0;
+  if (!(await empty(client))) return false;
+  return client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [INSTALL_LOCK_KEY]);
+    if (!(await empty(tx))) return false;
+    await tx.query(
+      `INSERT INTO main_dd (tld, name, source)
+       SELECT tld, name, 'default' FROM jsonb_to_recordset($1::text::jsonb) AS r(tld text, name text)
+       ON CONFLICT (tld) DO NOTHING`,
+      [JSON.stringify(source.tlds ?? [])],
+    );
+    await tx.query(
+      `INSERT INTO dd_ontology_languages (code, label, order_number)
+       SELECT code, label, order_number
+       FROM jsonb_to_recordset($1::text::jsonb) AS r(code text, label text, order_number integer)
+       ON CONFLICT (code) DO NOTHING`,
+      [JSON.stringify(source.languages.map((l, i) => ({ ...l, order_number: i + 1 })))],
+    );
+    await tx.query(
+      `INSERT INTO dd_ontology
+         (tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model)
+       SELECT tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model
+       FROM jsonb_to_recordset($1::text::jsonb) AS r(tipo text, parent text, term jsonb, model text,
+         order_number integer, relations jsonb, tld text, properties jsonb, is_translatable boolean,
+         is_model boolean)`,
+      [JSON.stringify(ontologyRows(source))],
+    );
+    return true;
+  });
+}
+
+export async function readOntologyVersion(db: SqlQueryable): Promise<number> {
+  const { rows } = await db.query<{ version: string }>(
+    'SELECT version::text AS version FROM ontology_version WHERE id = 1',
+  );
+  if (!rows[0]) throw new Error('ontology: the ontology_version row is missing (migration 12)');
+  return Number(rows[0].version);
+}
+
+interface StoredOntology {
+  version: number;
+  source: OntologySeed;
+  /** What is wrong in the rows themselves (before the ontology's own checks). */
+  problems: string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The rows back into a source: siblings in order_number order (then tipo), the whole list in
+ * tree order from the root, so sections and components keep their ontology order. Rows the walk
+ * from the root does not reach (a missing parent, a cycle) are appended, so the checks name them.
+ */
+function sourceFromRows(
+  rows: OntologyRow[],
+  languages: { code: string; label: string }[],
+  tlds: { tld: string; name: string }[],
+): { source: OntologySeed; problems: string[] } {
+  const problems: string[] = [];
+  const nodes = new Map<string, OntologyNode>();
+  for (const row of rows) {
+    if (row.is_model) continue; // model definitions (Dédalo 6 imports) are not elements
+    if (row.tld !== tldOf(row.tipo))
+      problems.push(`${row.tipo} has tld "${row.tld}", not ${tldOf(row.tipo)}`);
+    const properties = isObject(row.properties) ? { ...row.properties } : undefined;
+    if (row.properties !== null && !isObject(row.properties))
+      problems.push(`${row.tipo}: properties is not an object`);
+    const settings: Partial<Pick<OntologyNode, 'matrix_table' | 'read_only'>> = {};
+    for (const key of SECTION_SETTINGS) {
+      if (properties && key in properties) {
+        (settings as Record<string, unknown>)[key] = properties[key];
+        delete properties[key];
+      }
+    }
+    let targets: string[] | undefined;
+    if (row.relations !== null) {
+      if (!Array.isArray(row.relations)) problems.push(`${row.tipo}: relations is not a list`);
+      else targets = row.relations.map((r) => (isObject(r) ? String(r.tipo) : String(r)));
+      if (targets?.length === 0) targets = undefined;
+    }
+    nodes.set(row.tipo, {
+      tipo: row.tipo,
+      parent: row.parent,
+      model: row.model,
+      label: row.term,
+      ...(row.is_translatable ? { translatable: true } : {}),
+      ...(targets ? { target_section_tipo: targets } : {}),
+      ...settings,
+      ...(properties && Object.keys(properties).length > 0 ? { properties } : {}),
+    } as OntologyNode);
+  }
+  const order = new Map(rows.map((r) => [r.tipo, r.order_number]));
+  const childrenOf = new Map<string | null, string[]>();
+  for (const tipo of nodes.keys()) {
+    const parent = nodes.get(tipo)!.parent;
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), tipo]);
+  }
+  for (const list of childrenOf.values()) {
+    list.sort((a, b) => order.get(a)! - order.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  }
+  const ordered: OntologyNode[] = [];
+  const placed = new Set<string>();
+  const walk = (parent: string | null) => {
+    for (const tipo of childrenOf.get(parent) ?? []) {
+      if (placed.has(tipo)) continue;
+      placed.add(tipo);
+      ordered.push(nodes.get(tipo)!);
+      walk(tipo);
+    }
+  };
+  walk(null);
+  for (const [tipo, node] of nodes) if (!placed.has(tipo)) ordered.push(node);
+  return { source: { languages, tlds, nodes: ordered }, problems };
+}
+
+/** Everything, in one statement: one snapshot, tagged with the version it had. */
+export async function readStoredOntology(db: SqlQueryable): Promise<StoredOntology> {
+  const { rows } = await db.query<{
+    version: string;
+    nodes: OntologyRow[];
+    languages: { code: string; label: string }[];
+    tlds: { tld: string; name: string }[];
+  }>(
+    `SELECT v.version::text AS version,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object(
+          'tipo', o.tipo, 'parent', o.parent, 'term', o.term, 'model', o.model,
+          'order_number', o.order_number, 'relations', o.relations, 'tld', o.tld,
+          'properties', o.properties, 'is_translatable', o.is_translatable, 'is_model', o.is_model)),
+          '[]'::jsonb) FROM dd_ontology o) AS nodes,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('code', l.code, 'label', l.label)
+          ORDER BY l.order_number, l.code), '[]'::jsonb) FROM dd_ontology_languages l) AS languages,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('tld', t.tld, 'name', t.name) ORDER BY t.tld),
+          '[]'::jsonb) FROM main_dd t) AS tlds
+     FROM ontology_version v WHERE v.id = 1`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('ontology: the ontology_version row is missing (migration 12)');
+  const { source, problems } = sourceFromRows(row.nodes, row.languages, row.tlds);
+  return { version: Number(row.version), source, problems };
+}
+
+/** The stored ontology, checked; OntologyError (every problem listed) when it is broken. */
+export async function loadStoredOntology(db: SqlQueryable): Promise<{ ontology: Ontology; version: number }> {
+  const stored = await readStoredOntology(db);
+  return { ontology: checkStored(stored), version: stored.version };
+}
+
+function checkStored(stored: StoredOntology): Ontology {
+  if (stored.source.nodes.length === 0) {
+    throw new OntologyError(['the dd_ontology table is empty']);
+  }
+  let ontology: Ontology | undefined;
+  let problems = stored.problems;
+  try {
+    ontology = loadOntology(stored.source);
+  } catch (err) {
+    if (!(err instanceof OntologyError)) throw err;
+    problems = [...problems, ...err.problems];
+  }
+  if (problems.length > 0 || !ontology) throw new OntologyError(problems);
+  return ontology;
+}
+
+/** What the app and the request context read the ontology through. */
+export interface OntologyProvider {
+  /** The ontology for a request starting now: the latest committed version (one tiny query). */
+  current(): Promise<Ontology>;
+  /** The last one loaded, without asking the database. */
+  latest(): Ontology;
+}
+
+/** The server's ontology: loaded at start, reloaded when the version in the database moves. */
+export class LiveOntology implements OntologyProvider {
+  private refreshing: Promise<Ontology> | undefined;
+  /** A version that failed its checks: not retried until the version moves again. */
+  private refusedVersion: number | undefined;
+
+  private constructor(
+    private readonly db: SqlQueryable,
+    private loaded: { ontology: Ontology; version: number },
+    private readonly onRefused: (problems: string[], version: number) => void,
+  ) {}
+
+  /** Loads the stored ontology; rejects with OntologyError when it is broken (nothing half-loads). */
+  static async open(
+    db: SqlQueryable,
+    onRefused: (problems: string[], version: number) => void = () => {},
+  ): Promise<LiveOntology> {
+    return new LiveOntology(db, await loadStoredOntology(db), onRefused);
+  }
+
+  /** The version of the loaded ontology. */
+  get version(): number {
+    return this.loaded.version;
+  }
+
+  latest(): Ontology {
+    return this.loaded.ontology;
+  }
+
+  async current(): Promise<Ontology> {
+    const version = await readOntologyVersion(this.db);
+    if (version <= this.loaded.version || version === this.refusedVersion) return this.loaded.ontology;
+    this.refreshing ??= this.reload().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async reload(): Promise<Ontology> {
+    const stored = await readStoredOntology(this.db);
+    if (stored.version <= this.loaded.version) return this.loaded.ontology;
+    try {
+      this.loaded = { ontology: checkStored(stored), version: stored.version };
+    } catch (err) {
+      if (!(err instanceof OntologyError)) throw err;
+      // A broken change does not replace a working ontology: the last good one stays in use.
+      this.refusedVersion = stored.version;
+      this.onRefused(err.problems, stored.version);
+    }
+    return this.loaded.ontology;
+  }
+}
