@@ -6,6 +6,7 @@
  */
 import { css, html, LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
+import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { pendingSaves, withKept } from '../components/pending-saves.js';
@@ -196,7 +197,7 @@ export class DdRecordEdit extends LitElement {
       const answer = await this.session.api.call<number>({
         action: 'duplicate',
         source: { section_tipo: this.section, section_id: this.sectionId },
-        idempotency_key: crypto.randomUUID(),
+        idempotency_key: newIdempotencyKey(),
       });
       this.session.announce(`Record ${this.sectionId} duplicated as record ${answer.data}.`);
       navigate({ name: 'edit', section: this.section, id: answer.data });
@@ -217,7 +218,7 @@ export class DdRecordEdit extends LitElement {
       const answer = await this.session.api.call<number[]>({
         action: 'delete',
         source: { section_tipo: this.section, section_id: this.sectionId, delete_mode: mode },
-        idempotency_key: crypto.randomUUID(),
+        idempotency_key: newIdempotencyKey(),
       });
       for (const n of answer.notices) this.session.announce(n.message, 'error');
       if (answer.data.length === 0) return;

@@ -4,6 +4,7 @@
  * Each row's id is a link that opens the record in edit mode.
  */
 import { css, html, LitElement } from 'lit';
+import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
   type ContextEntry,
   type DataItem,
@@ -167,7 +168,7 @@ export class DdSectionList extends LitElement {
       const answer = await this.session.api.call<number>({
         action: 'create',
         source: { section_tipo: this.section, tipo: this.section, model: 'section' },
-        idempotency_key: crypto.randomUUID(),
+        idempotency_key: newIdempotencyKey(),
       });
       this.session.announce(`Record ${answer.data} created.`);
       navigate({ name: 'edit', section: this.section, id: answer.data });

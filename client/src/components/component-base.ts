@@ -6,6 +6,7 @@
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
 import { t, uiLang } from '../api/i18n.js';
+import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { baseStyles } from '../app/styles.js';
@@ -15,7 +16,6 @@ import {
   type FieldKey,
   isUnreachable,
   keepable,
-  newKey,
   type PendingSave,
   pendingKeyOf,
   pendingSaves,
@@ -297,7 +297,7 @@ export class ComponentBase extends LitElement {
       changes,
       version: version ?? (this.item?.version as number | undefined),
       pageLimit: this.item?.pagination?.limit,
-      idempotencyKey: newKey(),
+      idempotencyKey: newIdempotencyKey(),
       state,
       seq: ++draftSeq,
     };

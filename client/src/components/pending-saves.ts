@@ -10,24 +10,13 @@
  * with a Retry button, and warns before the page is left while anything is kept here. After a
  * reload the record screen puts each kept value back into its field, marked not saved.
  */
+
+import { newIdempotencyKey } from '../api/idempotency-key.js';
 import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError, type RqoClient } from '../api/rqo-client.js';
 import type { ChangeObject } from './record-store.js';
 
 const PREFIX = 'dd-pending:';
-
-/**
- * A random idempotency key. crypto.randomUUID exists only on secure pages (https, localhost):
- * elsewhere a v4-shaped key from getRandomValues, which every page has.
- */
-export function newKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 /** The tab's sessionStorage, or nothing where the page may not use it (then nothing is kept). */
 function store(): Storage | undefined {
@@ -333,6 +322,6 @@ export function saveRqo(
       ...(typeof version === 'number' ? { version } : {}),
       ...(pageLimit ? { pagination: { limit: pageLimit } } : {}),
     },
-    idempotency_key: newKey(),
+    idempotency_key: newIdempotencyKey(),
   };
 }

@@ -1,0 +1,14 @@
+/**
+ * A random idempotency key for writes the server must not apply twice (create, duplicate,
+ * delete, retried saves). crypto.randomUUID exists only on secure pages (https, localhost): an
+ * intranet server reached over plain http has none, so elsewhere a v4-shaped key from
+ * getRandomValues, which every page has.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
