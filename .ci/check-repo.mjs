@@ -1,14 +1,15 @@
 /**
  * The repository stands alone. Fails (exit 1, one line per problem) on:
  * - a markdown link (`[text](target)`) to a file or folder that is not in the repository;
- * - a reference to a path outside the repository in a tracked text file: `../shared/...`, an
- *   absolute path of a machine (a home, root or build directory), or a document the repository
- *   does not ship (an UPPER-CASE.md name or a docs/*.md path that does not exist here, or the
- *   specification files the code was once written against);
+ * - a reference to a path outside the repository in a tracked text file: a relative path that
+ *   climbs above the repository's root, an absolute path of a machine (a home, root or build
+ *   directory), or a document the repository does not ship (any markdown file name that no
+ *   tracked file is called, or a docs/ page that does not exist here). The check reads itself too;
  * - tracked run-time files: `*.pid`, `*.log`, the `data/` folder npm start creates (at the top, or
  *   any `data/work/` or `data/publication/`);
  * - a NOTICE.md that does not list the production dependency tree of package-lock.json (and the
  *   packages the web client bundles): run `npm run notice`.
+ *   only the lockfile is skipped.
  * Files are the ones git tracks plus new files not ignored, so a check before `git add` sees them.
  */
 import { execFileSync } from 'node:child_process';
@@ -47,17 +48,12 @@ for (const f of files) {
 
 const TEXT =
   /\.(md|ts|tsx|js|mjs|cjs|json|ya?ml|html|css|conf|sh|txt|sql|toml)$|(^|\/)(\.gitignore|LICENSE|\.ci\/[^/.]+)$/;
-const SELF = new Set(['.ci/check-repo.mjs', 'package-lock.json']);
+const SELF = new Set(['package-lock.json']);
 
-/** Paths outside the repository and documents it does not ship. */
+/** Absolute paths of machines and temporary files outside the working directory. */
 const OUTSIDE = [
-  [/\.\.\/shared\b|\bshared\/spec\//, 'a path outside the repository (../shared)'],
   [/(?<![\w.~/-])\/(?:home|root|Users|work|srv\/build)\//, 'an absolute path of a machine'],
-  [/\/tmp\/jar\b/, 'a temporary file outside the working directory (/tmp/jar)'],
-  [
-    /\b(?:publication-api-v[12]|rqo-json-api)\.md\b|\b(?:PUBLICATION-CONVENTIONS|WORK-MODEL|STOCK-CLIENT-SHAPES|DEDALO-WORK-REFERENCE)(?:\.md)?\b/,
-    'a document outside the repository (describe the behaviour, or point to docs/)',
-  ],
+  [/\/tmp\/jar\b/, 'a temporary file outside the working directory'],
 ];
 const shipped = new Set(files.map((f) => f.split('/').pop()));
 
@@ -92,8 +88,15 @@ for (const f of files) {
     const found = OUTSIDE.filter(([re]) => re.test(line));
     for (const [, message] of found) problem(f, i + 1, `${message}: ${line.trim().slice(0, 120)}`);
     if (found.length > 0) return;
+    // A relative path that climbs above the root points at a folder users do not have.
+    for (const m of line.matchAll(/(?<![\w./])((?:\.\.\/)+)[\w-]/g)) {
+      if (relative('.', normalize(join(dirname(f), m[1]))).startsWith('..')) {
+        problem(f, i + 1, `a path outside the repository: ${line.trim().slice(0, 120)}`);
+        return;
+      }
+    }
     for (const name of new Set(
-      [...line.matchAll(/(?<![\w/.-])([A-Z][A-Z0-9_-]+\.md)\b/g)].map((m) => m[1]),
+      [...line.matchAll(/(?<![\w/.:-])([\w-]+\.md)\b/g)].map((m) => m[1]),
     )) {
       if (!shipped.has(name)) problem(f, i + 1, `names ${name}, which the repository does not ship`);
     }
