@@ -4,12 +4,12 @@
  * - a reference to a path outside the repository in a tracked text file: a relative path that
  *   climbs above the repository's root, an absolute path of a machine (a home, root or build
  *   directory), or a document the repository does not ship (any markdown file name that no
- *   tracked file is called, or a docs/ page that does not exist here). The check reads itself too;
+ *   tracked file is called, or a docs/ page that does not exist here);
  * - tracked run-time files: `*.pid`, `*.log`, the `data/` folder npm start creates (at the top, or
  *   any `data/work/` or `data/publication/`);
  * - a NOTICE.md that does not list the production dependency tree of package-lock.json (and the
  *   packages the web client bundles): run `npm run notice`.
- *   only the lockfile is skipped.
+ * Every tracked text file is read, this one included; only the lockfile is skipped.
  * Files are the ones git tracks plus new files not ignored, so a check before `git add` sees them.
  */
 import { execFileSync } from 'node:child_process';
@@ -95,9 +95,7 @@ for (const f of files) {
         return;
       }
     }
-    for (const name of new Set(
-      [...line.matchAll(/(?<![\w/.:-])([\w-]+\.md)\b/g)].map((m) => m[1]),
-    )) {
+    for (const name of new Set([...line.matchAll(/(?<![\w/.:-])([\w-]+\.md)\b/g)].map((m) => m[1]))) {
       if (!shipped.has(name)) problem(f, i + 1, `names ${name}, which the repository does not ship`);
     }
     for (const name of new Set([...line.matchAll(/(?<![\w.-])docs\/([\w.-]+\.md)\b/g)].map((m) => m[1]))) {
