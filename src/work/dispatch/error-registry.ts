@@ -278,6 +278,26 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'Only a global administrator may do this',
   },
+  // The ontology edited as records (ontology/ontology-records.ts).
+  'ontology.invalid': {
+    category: 'validation',
+    label_key: 'error_ontology_invalid',
+    retryable: false,
+    message: 'The change would break the ontology: nothing was written (details.problems lists why)',
+  },
+  'ontology.tld_has_records': {
+    category: 'conflict',
+    label_key: 'error_ontology_tld_has_records',
+    retryable: false,
+    message:
+      'Records of this TLD\'s sections exist (details.records counts them): send options.confirm_uninstall: true to uninstall it anyway (the records are kept, hidden)',
+  },
+  'ontology.tld_protected': {
+    category: 'conflict',
+    label_key: 'error_ontology_tld_protected',
+    retryable: false,
+    message: 'The server itself needs this TLD: it cannot be uninstalled',
+  },
   // dd_area_maintenance_api: widgets and their allowlisted methods (maintenance/widgets.ts).
   'maintenance.widget_unknown': {
     category: 'validation',

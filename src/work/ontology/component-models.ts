@@ -42,6 +42,7 @@ export const ELEMENT_MODELS = [
   'area',
   'area_admin',
   'area_maintenance',
+  'area_ontology',
   'area_thesaurus',
   'area_resource',
   'section',

@@ -9,6 +9,7 @@ import type { DataColumn, MatrixTable } from '../store/matrix-tables.js';
 import { COMPONENT_MODELS, ELEMENT_MODELS, isComponentModel } from './component-models.js';
 import { defaultOntologySource } from './default-ontology.js';
 import { type OntologyNode, type OntologySeed, ontologySeedSchema, tldOf } from './ontology-schema.js';
+import { ONTOLOGY_AREA, ONTOLOGY_TEMPLATE_SECTION, ontologySectionOf } from './ontology-sections.js';
 
 /** The ontology is broken (a table edited by hand, a bad import): every problem, listed. */
 export class OntologyError extends Error {
@@ -31,8 +32,15 @@ export interface Ontology {
   children(tipo: string): readonly OntologyNode[];
   /** A section's components in ontology order, looking through groupers (depth first). */
   sectionComponents(sectionTipo: string): readonly OntologyNode[];
-  /** The section a component (or grouper) belongs to. */
+  /** The section a component (or grouper) belongs to (the real one, never a virtual section). */
   sectionOf(tipo: string): OntologyNode | undefined;
+  /**
+   * For a virtual section (a section node whose relations name a real section: it has that
+   * section's components and table, and records of its own), the real section's tipo.
+   */
+  virtualOf(sectionTipo: string): string | undefined;
+  /** Whether `componentTipo` is a component of `sectionTipo` (directly, or through its real section). */
+  isComponentOf(componentTipo: string, sectionTipo: string): boolean;
   /** The matrix table a section's records live in. */
   tableOf(sectionTipo: string): MatrixTable | undefined;
   /** The typed column a component's data is stored in (undefined for a non-component). */
@@ -78,7 +86,13 @@ function checkIntegrity(
     if (relation && n.model !== 'component_relation_index' && !n.target_section_tipo) {
       problems.push(`${n.tipo} (${n.model}) needs target_section_tipo`);
     }
-    if (!relation && n.target_section_tipo) problems.push(`${n.tipo} is not a relation but has targets`);
+    if (n.model === 'section' && n.target_section_tipo) {
+      // A virtual section: one real section whose components and table it takes.
+      const real = byTipo.get(n.target_section_tipo[0]!);
+      if (n.target_section_tipo.length !== 1 || real?.target_section_tipo)
+        problems.push(`${n.tipo} is a virtual section: it must name exactly one real section`);
+    } else if (!relation && n.target_section_tipo)
+      problems.push(`${n.tipo} is not a relation but has targets`);
     for (const target of n.target_section_tipo ?? []) {
       if (byTipo.get(target)?.model !== 'section')
         problems.push(`${n.tipo} targets ${target}, not a section`);
@@ -112,12 +126,39 @@ function issuePlace(seed: OntologySeed, path: readonly PropertyKey[]): string {
   return typeof tipo === 'string' ? [tipo, ...rest].map(String).join('.') : path.map(String).join('.');
 }
 
+/**
+ * The per-TLD ontology sections `<tld>0` (Dédalo's convention): one virtual section of the
+ * template per registered TLD, in the Ontology area, when the ontology has both. They are not
+ * stored: registering a TLD makes its section appear, uninstalling it makes it go. A stored
+ * element that already has the tipo is left alone (the checks judge it).
+ */
+function ontologySections(
+  nodes: readonly OntologyNode[],
+  languages: readonly { code: string }[],
+  tlds: readonly { tld: string; name: string }[] | undefined,
+): OntologyNode[] {
+  const tipos = new Set(nodes.map((n) => n.tipo));
+  if (!tlds || !tipos.has(ONTOLOGY_AREA) || !tipos.has(ONTOLOGY_TEMPLATE_SECTION)) return [];
+  return tlds
+    .filter((t) => !tipos.has(ontologySectionOf(t.tld)))
+    .map((t) => ({
+      tipo: ontologySectionOf(t.tld),
+      parent: ONTOLOGY_AREA,
+      model: 'section',
+      label: Object.fromEntries(
+        languages.filter((l) => l.code !== NO_LANG).map((l) => [l.code, `${t.name} (${t.tld})`]),
+      ),
+      target_section_tipo: [ONTOLOGY_TEMPLATE_SECTION],
+    }));
+}
+
 export function loadOntology(seed: OntologySeed = defaultOntologySource()): Ontology {
   const parsed = ontologySeedSchema.safeParse(seed);
   if (!parsed.success) {
     throw new OntologyError(parsed.error.issues.map((i) => `${issuePlace(seed, i.path)}: ${i.message}`));
   }
-  const { nodes, languages, tlds } = parsed.data;
+  const { languages, tlds } = parsed.data;
+  const nodes = [...parsed.data.nodes, ...ontologySections(parsed.data.nodes, languages, tlds)];
   const problems = checkIntegrity(nodes, languages, tlds);
   if (problems.length > 0) throw new OntologyError(problems);
 
@@ -148,6 +189,13 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
     walk(section.tipo);
     componentsOf.set(section.tipo, Object.freeze(found));
   }
+  const realOf = new Map<string, OntologyNode>();
+  for (const section of sections) {
+    const real = section.target_section_tipo && byTipo.get(section.target_section_tipo[0]!);
+    if (!real) continue;
+    realOf.set(section.tipo, real);
+    componentsOf.set(section.tipo, componentsOf.get(real.tipo) ?? []);
+  }
   const languageCodes = new Set(languages.map((l) => l.code));
 
   return {
@@ -156,9 +204,19 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
     children,
     sectionComponents: (sectionTipo) => componentsOf.get(sectionTipo) ?? [],
     sectionOf: (tipo) => sectionByTipo.get(tipo),
+    virtualOf: (sectionTipo) => realOf.get(sectionTipo)?.tipo,
+    isComponentOf: (componentTipo, sectionTipo) => {
+      const owner = sectionByTipo.get(componentTipo)?.tipo;
+      return (
+        owner !== undefined &&
+        isComponentModel(byTipo.get(componentTipo)!.model) &&
+        (owner === sectionTipo || owner === realOf.get(sectionTipo)?.tipo)
+      );
+    },
     tableOf: (sectionTipo) => {
       const n = byTipo.get(sectionTipo);
-      return n?.model === 'section' ? (n.matrix_table ?? 'matrix') : undefined;
+      if (n?.model !== 'section') return undefined;
+      return n.matrix_table ?? realOf.get(sectionTipo)?.matrix_table ?? 'matrix';
     },
     dataColumnOf: (tipo) => {
       const model = byTipo.get(tipo)?.model;
@@ -167,7 +225,8 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
     sections: () => sections,
     relationComponentsInto: (table, targetSectionTipo) =>
       sections
-        .filter((section) => (section.matrix_table ?? 'matrix') === table)
+        // A virtual section's components are its real section's: counted once, there.
+        .filter((section) => !realOf.has(section.tipo) && (section.matrix_table ?? 'matrix') === table)
         .flatMap((section) => componentsOf.get(section.tipo) ?? [])
         .filter((c) => {
           if (!isComponentModel(c.model) || !COMPONENT_MODELS[c.model].relation) return false;

@@ -17,7 +17,7 @@
  *   straight into the index instead of a pending list that every search would scan whole (and
  *   the planner prices as such, so it would avoid the index).
  */
-import { MATRIX_TABLES } from '../store/matrix-tables.js';
+import { MATRIX_TABLES, MATRIX_TABLES_V1 } from '../store/matrix-tables.js';
 import type { Migration } from '../store/migration.js';
 
 /** The component whose values are never indexed (component_password). */
@@ -67,8 +67,8 @@ const syncFunction = (name: string, table: string, columns: string, rows: string
     END
     $$`;
 
-const orphaned = (alias: string) =>
-  MATRIX_TABLES.map(
+const orphaned = (alias: string, tables: readonly string[] = MATRIX_TABLES_V1) =>
+  tables.map(
     (t) =>
       `NOT EXISTS (SELECT 1 FROM ${t} m WHERE m.section_tipo = ${alias}.section_tipo AND m.section_id = ${alias}.section_id)`,
   ).join(' AND ');
@@ -119,7 +119,7 @@ export const SEARCH_INDEX_MIGRATION: Migration = {
     )`,
     'CREATE INDEX matrix_number_search_record ON matrix_number_search (section_tipo, section_id)',
     'CREATE INDEX matrix_number_search_value ON matrix_number_search (component_tipo, value)',
-    ...MATRIX_TABLES.map((t) => `ALTER INDEX ${t}_relation_gin SET (fastupdate = off)`),
+    ...MATRIX_TABLES_V1.map((t) => `ALTER INDEX ${t}_relation_gin SET (fastupdate = off)`),
     syncFunction('matrix_string_search_sync', 'matrix_string_search', STRING_COLUMNS, stringRowsOf('NEW')),
     syncFunction('matrix_number_search_sync', 'matrix_number_search', NUMBER_COLUMNS, numberRowsOf('NEW')),
     // A TRUNCATE fires no row trigger: drop what no matrix table holds any more.
@@ -130,7 +130,16 @@ export const SEARCH_INDEX_MIGRATION: Migration = {
       RETURN NULL;
     END
     $$`,
-    ...MATRIX_TABLES.flatMap((t) => [
+    ...MATRIX_TABLES_V1.flatMap(searchTriggers),
+  ],
+};
+
+/**
+ * The triggers keeping the search side tables in step with one matrix table (a table added by a
+ * later migration gets them from there), then its existing rows copied in.
+ */
+export function searchTriggers(t: string): string[] {
+  return [
       `CREATE TRIGGER ${t}_string_search
         AFTER INSERT OR DELETE OR UPDATE OF string, section_tipo, section_id ON ${t}
         FOR EACH ROW EXECUTE FUNCTION matrix_string_search_sync()`,
@@ -143,6 +152,16 @@ export const SEARCH_INDEX_MIGRATION: Migration = {
       // Records written before this migration.
       `INSERT INTO matrix_string_search ${STRING_COLUMNS} ${stringRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
       `INSERT INTO matrix_number_search ${NUMBER_COLUMNS} ${numberRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
-    ]),
-  ],
-};
+  ];
+}
+
+/** The TRUNCATE clean-up naming every matrix table (replaced when a table is added). */
+export function searchTruncateFunction(): string {
+  return `CREATE OR REPLACE FUNCTION matrix_search_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      DELETE FROM matrix_string_search s WHERE ${orphaned('s', MATRIX_TABLES)};
+      DELETE FROM matrix_number_search n WHERE ${orphaned('n', MATRIX_TABLES)};
+      RETURN NULL;
+    END
+    $$`;
+}

@@ -11,6 +11,21 @@ export const MATRIX_TABLES = [
   'matrix_projects',
   'matrix_hierarchy',
   'matrix_activity',
+  'matrix_ontology',
+  'matrix_ontology_main',
+] as const;
+
+/**
+ * The tables as migrations 1 to 12 created them. Those migrations are released and never edited,
+ * so they keep naming this list; tables added later are created by their own migration.
+ */
+export const MATRIX_TABLES_V1 = [
+  'matrix',
+  'matrix_users',
+  'matrix_profiles',
+  'matrix_projects',
+  'matrix_hierarchy',
+  'matrix_activity',
 ] as const;
 
 export type MatrixTable = (typeof MATRIX_TABLES)[number];

@@ -4,8 +4,12 @@
  * of single statements (PGlite's extended protocol runs one statement per call) that
  * migrate-schema.ts applies in one transaction.
  */
-import { SEARCH_INDEX_MIGRATION } from '../search/search-index-migration.js';
-import { MATRIX_TABLES } from './matrix-tables.js';
+import {
+  SEARCH_INDEX_MIGRATION,
+  searchTriggers,
+  searchTruncateFunction,
+} from '../search/search-index-migration.js';
+import { MATRIX_TABLES_V1 } from './matrix-tables.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -40,7 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: 'matrix tables, counters, history, sessions, login throttling, component locks',
     statements: [
-      ...MATRIX_TABLES.flatMap(matrixTable),
+      ...MATRIX_TABLES_V1.flatMap(matrixTable),
       // One row per section tipo; allocation is a single upsert, atomic under concurrency.
       `CREATE TABLE matrix_counter (
         section_tipo text PRIMARY KEY,
@@ -233,7 +237,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // WHERE section_tipo = ANY(...) AND (created_at >= $since OR modified_at >= $since): one
       // index per time column lets the planner OR two index scans instead of reading the table.
       // Not on matrix_activity: its rows are written on every save and never published.
-      ...MATRIX_TABLES.filter((t) => t !== 'matrix_activity').flatMap((t) => [
+      ...MATRIX_TABLES_V1.filter((t) => t !== 'matrix_activity').flatMap((t) => [
         `CREATE INDEX ${t}_created_at ON ${t} (section_tipo, created_at)`,
         `CREATE INDEX ${t}_modified_at ON ${t} (section_tipo, modified_at)`,
       ]),
@@ -251,7 +255,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // overwriting newer work (records/stale-write.ts). A constant default: adding the column
       // rewrites nothing, and every existing component starts at version 0 ("never saved
       // through the work API"), its data untouched.
-      ...MATRIX_TABLES.map((t) => `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`),
+      ...MATRIX_TABLES_V1.map((t) => `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`),
     ],
   },
   {
@@ -327,6 +331,42 @@ export const MIGRATIONS: readonly Migration[] = [
           AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${name}
           FOR EACH STATEMENT EXECUTE FUNCTION bump_ontology_version()`,
       ),
+    ],
+  },
+  {
+    version: 13,
+    name: 'the ontology as records: matrix_ontology, matrix_ontology_main; areas oh0/rsc0 renamed',
+    statements: [
+      // Records of the per-TLD ontology sections `<tld>0` (one per node, section_id = the number
+      // of its tipo) and of the TLD registry section (ontology/ontology-records.ts). Built as every
+      // matrix table is (migrations 1, 4, 9, 10): the same columns, versions, indexes and search.
+      ...['matrix_ontology', 'matrix_ontology_main'].flatMap((t) => [
+        ...matrixTable(t),
+        `ALTER INDEX ${t}_relation_gin SET (fastupdate = off)`,
+        `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`,
+        `CREATE INDEX ${t}_created_at ON ${t} (section_tipo, created_at)`,
+        `CREATE INDEX ${t}_modified_at ON ${t} (section_tipo, modified_at)`,
+        ...searchTriggers(t),
+      ]),
+      searchTruncateFunction(),
+      // `<tld>0` is the tipo of a TLD's ontology section now; our two areas that used it move to
+      // the 9000 range of the project's own tipos, with their children and profile grants.
+      ...[
+        ['oh0', 'oh9000'],
+        ['rsc0', 'rsc9000'],
+      ].flatMap(([from, to]) => [
+        `UPDATE dd_ontology SET tipo = '${to}' WHERE tipo = '${from}'`,
+        `UPDATE dd_ontology SET parent = '${to}' WHERE parent = '${from}'`,
+        `UPDATE matrix_profiles SET misc = jsonb_set(misc, '{dd774}', (
+           SELECT jsonb_agg(CASE WHEN i ->> 'tipo' = '${from}' OR i ->> 'section_tipo' = '${from}'
+             THEN i || jsonb_build_object(
+               'tipo', CASE WHEN i ->> 'tipo' = '${from}' THEN '${to}' ELSE i ->> 'tipo' END,
+               'section_tipo', CASE WHEN i ->> 'section_tipo' = '${from}' THEN '${to}' ELSE i ->> 'section_tipo' END)
+             ELSE i END ORDER BY n)
+           FROM jsonb_array_elements(misc -> 'dd774') WITH ORDINALITY AS e(i, n)))
+         WHERE jsonb_typeof(misc -> 'dd774') = 'array' AND jsonb_array_length(misc -> 'dd774') > 0
+           AND (misc -> 'dd774' @> '[{"tipo": "${from}"}]' OR misc -> 'dd774' @> '[{"section_tipo": "${from}"}]')`,
+      ]),
     ],
   },
 ];
