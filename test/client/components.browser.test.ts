@@ -47,8 +47,8 @@ describe.runIf(haveChromium)('component elements', () => {
           session: {
             locksEnabled: true,
             menu: [
-              { tipo: 'oh0', model: 'area', parent: 'dd1', label: 'Oral history' },
-              { tipo: 'oh1', model: 'section', parent: 'oh0', label: 'Interviews' },
+              { tipo: 'oh9000', model: 'area', parent: 'dd1', label: 'Oral history' },
+              { tipo: 'oh1', model: 'section', parent: 'oh9000', label: 'Interviews' },
             ],
             announce() {},
             api: {
@@ -260,7 +260,7 @@ describe.runIf(haveChromium)('component elements', () => {
         tipo: 'dd774',
         section_tipo: 'dd234',
         section_id: 2,
-        entries: [{ tipo: 'oh0', section_tipo: 'oh0', value: 1 }],
+        entries: [{ tipo: 'oh9000', section_tipo: 'oh9000', value: 1 }],
       },
     );
     const row = page.getByRole('combobox', { name: 'Level for Interviews' });
@@ -272,7 +272,7 @@ describe.runIf(haveChromium)('component elements', () => {
     expect(call!.changes[0]!.action).toBe('set_data');
     expect(call!.changes[0]!.value).toEqual(
       expect.arrayContaining([
-        { tipo: 'oh0', section_tipo: 'oh0', value: 1 },
+        { tipo: 'oh9000', section_tipo: 'oh9000', value: 1 },
         { tipo: 'oh1', section_tipo: 'oh1', value: 2 },
         { tipo: 'oh14', section_tipo: 'oh1', value: 2 },
       ]),

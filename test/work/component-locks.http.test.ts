@@ -71,9 +71,9 @@ async function setFullName(db: SqlQueryable, userId: number, fullName: string) {
 
 /** Users of both blocks: ana and bob cataloguers, reader (level 1), keeper (maintenance, not admin). */
 async function seedUsers(db: SqlQueryable, ontology: Parameters<typeof accessItemsUnder>[0]) {
-  await insertProfile(db, 3, [...accessItemsUnder(ontology, 'oh0', 1)]);
+  await insertProfile(db, 3, [...accessItemsUnder(ontology, 'oh9000', 1)]);
   await insertProfile(db, 4, [
-    ...accessItemsUnder(ontology, 'oh0', 2),
+    ...accessItemsUnder(ontology, 'oh9000', 2),
     ...accessItemsUnder(ontology, 'dd88', 2),
   ]);
   await insertLoginUser(db, 1, { username: 'ana', password: 'ana password', profile: 2, projects: [1] });

@@ -209,12 +209,12 @@ describe('change actions', () => {
           { tipo: 'dd88', section_tipo: 'dd88', value: 0 },
         ],
       },
-      { action: 'insert', value: { tipo: 'oh0', section_tipo: 'oh0', value: 1 } },
+      { action: 'insert', value: { tipo: 'oh9000', section_tipo: 'oh9000', value: 1 } },
     ]);
     expect(r.items).toEqual([
       { tipo: 'oh14', section_tipo: 'oh1', value: 2 },
       { tipo: 'oh1', section_tipo: 'oh1', value: 3 },
-      { tipo: 'oh0', section_tipo: 'oh0', value: 1 },
+      { tipo: 'oh9000', section_tipo: 'oh9000', value: 1 },
     ]);
     // A component of another section, and a tipo that is no element.
     for (const bad of [

@@ -91,7 +91,7 @@ describe.each(workEngineCases())('save: users, profiles and levels ($engine)', (
               access('oh1', 'oh14', 2),
               access('oh1', 'oh22', 2),
               access('oh1', 'oh16', 1),
-              access('oh0', 'oh0', 1),
+              access('oh9000', 'oh9000', 1),
             ],
           },
         ]),

@@ -274,7 +274,7 @@ describe.each(workEngineCases())('sessions, login and CSRF over HTTP ($engine)',
     expect(menu).toMatchObject({ type: 'menu', tipo: 'dd85', model: 'menu' });
     const menuTipos = menu.tree.map((e: { tipo: string }) => e.tipo);
     expect(menuTipos).toEqual(
-      expect.arrayContaining(['oh0', 'oh1', 'rsc197', 'dd100', 'ts1', 'dd128', 'dd88']),
+      expect.arrayContaining(['oh9000', 'oh1', 'rsc197', 'dd100', 'ts1', 'dd128', 'dd88']),
     );
     expect(menuTipos).not.toContain('oh14'); // components are not menu entries
     expect(edit.body.environment).toEqual({

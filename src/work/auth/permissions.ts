@@ -14,6 +14,7 @@
 import { ROOT_USER_ID } from '../bootstrap/bootstrap-database.js';
 import type { AccessLevel } from '../bootstrap/default-profiles.js';
 import type { Ontology } from '../ontology/load-ontology.js';
+import { isOntologyEditingTipo } from '../ontology/ontology-sections.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import {
@@ -78,6 +79,8 @@ export class PermissionDenied extends Error {
 /** Throws PermissionDenied unless `access` may do `action` on (sectionTipo, tipo). */
 export function assertCan(access: UserAccess, action: PermissionAction, sectionTipo: string, tipo?: string) {
   if (access.can(action, sectionTipo, tipo)) return;
+  if (access.active && isOntologyEditingTipo(sectionTipo))
+    throw new PermissionDenied(access.userId, 'global_admin', sectionTipo, tipo);
   throw new PermissionDenied(access.userId, access.active ? 'level' : 'inactive', sectionTipo, tipo);
 }
 
@@ -127,6 +130,9 @@ function makeAccess(
   const level = (sectionTipo: string, tipo: string = sectionTipo): AccessLevel => {
     if (!active) return 0;
     if (globalAdmin) return 3;
+    // The ontology (its sections and area) is global administrators' alone, whatever a profile
+    // grants there: editing it changes what every user sees and can do.
+    if (isOntologyEditingTipo(sectionTipo) || isOntologyEditingTipo(tipo)) return 0;
     return levels.get(key(sectionTipo, tipo)) ?? 0;
   };
   return Object.freeze({

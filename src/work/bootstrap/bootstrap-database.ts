@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../auth/password-hash.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
+import { ensureOntologyRecords } from '../ontology/ontology-edit.js';
 import { installDefaultOntology } from '../ontology/ontology-store.js';
 import { setCounter } from '../store/counters.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
@@ -100,6 +101,8 @@ export async function bootstrapDatabase(
 ): Promise<BootstrapReport> {
   const { applied } = await migrateSchema(client);
   const ontologyInstalled = await installDefaultOntology(client);
+  // The ontology's records (the editing surface) for every TLD that has none yet.
+  await ensureOntologyRecords(client);
   const ontology = typeof ontologyOrLoader === 'function' ? await ontologyOrLoader(client) : ontologyOrLoader;
   const done = { migrationsApplied: applied, ontologyInstalled };
   if (await hasRoot(client, ontology)) return { ...done, created: false };

@@ -54,8 +54,8 @@ export function defaultProfiles(ontology: Ontology): DefaultProfile[] {
       section_id: 2,
       name: 'Cataloguer',
       access: [
-        ...accessItemsUnder(ontology, 'oh0', 2),
-        ...accessItemsUnder(ontology, 'rsc0', 2),
+        ...accessItemsUnder(ontology, 'oh9000', 2),
+        ...accessItemsUnder(ontology, 'rsc9000', 2),
         ...accessItemsUnder(ontology, 'dd100', 1),
         ...accessItemsUnder(ontology, 'dd88', 0),
       ],

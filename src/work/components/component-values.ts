@@ -268,10 +268,7 @@ export function accessItem(spec: ComponentSpec, ontology: Ontology, raw: unknown
   const fits =
     isContainer &&
     element !== undefined &&
-    (tipo === sectionTipo ||
-      (section.model === 'section' &&
-        ontology.sectionOf(tipo)?.tipo === sectionTipo &&
-        isComponentModel(element.model)));
+    (tipo === sectionTipo || (section.model === 'section' && ontology.isComponentOf(tipo, sectionTipo)));
   if (!fits) {
     throw invalidValue(
       spec,

@@ -290,7 +290,7 @@ export const ERROR_REGISTRY = {
     label_key: 'error_ontology_tld_has_records',
     retryable: false,
     message:
-      'Records of this TLD\'s sections exist (details.records counts them): send options.confirm_uninstall: true to uninstall it anyway (the records are kept, hidden)',
+      "Records of this TLD's sections exist (details.records counts them): send options.confirm_uninstall: true to uninstall it anyway (the records are kept, hidden)",
   },
   'ontology.tld_protected': {
     category: 'conflict',

@@ -5,7 +5,7 @@
  * sections with their components, one thesaurus, and the language allowlist.
  *
  * The tipos of the Dédalo ontology are used as Dédalo names them (docs/ontology.md). The few it
- * leaves open are ours: the root area dd1, the areas oh0, rsc0 and dd207, the groupers oh2/oh3,
+ * leaves open are ours: the root area dd1, the areas oh9000, rsc9000 and dd207, the groupers oh2/oh3,
  * the yes/no value dd62, the interview date oh29, project filter oh22 and publishable flag oh32,
  * the activity components dd543..dd551, and the computed full name rsc9001 of people.
  */

@@ -19,9 +19,9 @@ import type { SqlQueryable } from '../store/sql-client.js';
 import { NO_LANG } from './load-ontology.js';
 import { TLD_PATTERN } from './ontology-schema.js';
 import {
+  NODE_FIELDS as F,
   MAIN_NAME,
   MAIN_TLD,
-  NODE_FIELDS as F,
   ONTOLOGY_MAIN_SECTION,
   ontologySectionOf,
   YES_NO_SECTION,
@@ -63,7 +63,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const texts = (values: readonly string[]) => values.map((value, i) => ({ id: i + 1, lang: NO_LANG, value }));
 
 const yesNo = (tipo: string, yes: boolean) => [
-  { id: 1, type: LINK_TYPE, section_tipo: YES_NO_SECTION, section_id: yes ? YES : NO, from_component_tipo: tipo },
+  {
+    id: 1,
+    type: LINK_TYPE,
+    section_tipo: YES_NO_SECTION,
+    section_id: yes ? YES : NO,
+    from_component_tipo: tipo,
+  },
 ];
 
 /** The number after a tipo's TLD (`14` for `oh14`), or undefined when it does not fit a record id. */
@@ -308,22 +314,21 @@ export async function syncNodeRecord(
     section_id: sectionId,
   });
   const row = record && nodeRowOf(tipo, record, tipo === options.rootTipo);
-  if (!row) {
-    await tx.query('DELETE FROM dd_ontology WHERE tipo = $1', [tipo]);
-    return [];
-  }
-  const { rows } = await tx.query<{ model: string; order_number: number }>(
-    'SELECT model, order_number FROM dd_ontology WHERE tipo = $1',
-    [tipo],
-  );
+  const { rows } = await tx.query<{ model: string }>('SELECT model FROM dd_ontology WHERE tipo = $1', [tipo]);
+  // Checked on drafts too: a model or date mode outside the lists is refused when it is saved.
   const problems: SyncProblems = [];
   const { modelChoices, dateModeChoices } = options;
-  if (rows[0]?.model !== row.model && modelChoices && !modelChoices.includes(row.model))
-    problems.push(`${tipo}: the model "${row.model}" is not one of ${modelChoices.join(', ')}`);
-  const dateMode = row.properties?.[DATE_MODE_KEY];
-  if (dateMode !== undefined && dateModeChoices && !dateModeChoices.includes(String(dateMode)))
+  const model = record && textValues(record, F.model)[0];
+  if (model !== undefined && rows[0]?.model !== model && modelChoices && !modelChoices.includes(model))
+    problems.push(`${tipo}: the model "${model}" is not one of ${modelChoices.join(', ')}`);
+  const dateMode = record && textValues(record, F.dateMode)[0];
+  if (dateMode !== undefined && dateModeChoices && !dateModeChoices.includes(dateMode))
     problems.push(`${tipo}: the date mode "${dateMode}" is not one of ${dateModeChoices.join(', ')}`);
   if (problems.length > 0) return problems;
+  if (!row) {
+    if (rows[0]) await tx.query('DELETE FROM dd_ontology WHERE tipo = $1', [tipo]);
+    return [];
+  }
   await tx.query(
     `INSERT INTO dd_ontology
        (tipo, parent, term, model, order_number, relations, tld, properties, is_translatable)

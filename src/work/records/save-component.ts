@@ -167,10 +167,7 @@ async function columnTexts(
   const sections = [...new Set(locators.map((l) => l.section_tipo))];
   for (const sectionTipo of sections) {
     const column = ontology.dataColumnOf(columnTipo);
-    if (
-      ontology.sectionOf(columnTipo)?.tipo !== sectionTipo ||
-      (column !== 'string' && column !== 'number')
-    ) {
+    if (!ontology.isComponentOf(columnTipo, sectionTipo) || (column !== 'string' && column !== 'number')) {
       throw invalidValue(
         spec,
         `sort_by_column: ${columnTipo.slice(0, 64)} is not a text or number column of ${sectionTipo}`,

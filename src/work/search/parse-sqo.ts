@@ -165,8 +165,15 @@ class SqoParser {
       if (!node || !isComponentModel(node.model)) {
         return invalid(`${here}.component_tipo ${echo(tipo)} is not a component`);
       }
-      const owner = this.ontology.sectionOf(tipo)?.tipo;
-      if (!owner) return invalid(`${here}.component_tipo ${tipo} belongs to no section`);
+      const real = this.ontology.sectionOf(tipo)?.tipo;
+      if (!real) return invalid(`${here}.component_tipo ${tipo} belongs to no section`);
+      // A component of a virtual section is its real section's: the path names the virtual one.
+      const owner =
+        (section && this.ontology.isComponentOf(tipo, section.tipo) ? section.tipo : undefined) ??
+        (i === 0 && !this.sections.includes(real)
+          ? this.sections.find((s) => this.ontology.virtualOf(s) === real)
+          : undefined) ??
+        real;
       if (section && section.tipo !== owner) {
         return invalid(`${here}.component_tipo ${tipo} is not a component of ${section.tipo}`);
       }

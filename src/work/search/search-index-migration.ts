@@ -68,10 +68,12 @@ const syncFunction = (name: string, table: string, columns: string, rows: string
     $$`;
 
 const orphaned = (alias: string, tables: readonly string[] = MATRIX_TABLES_V1) =>
-  tables.map(
-    (t) =>
-      `NOT EXISTS (SELECT 1 FROM ${t} m WHERE m.section_tipo = ${alias}.section_tipo AND m.section_id = ${alias}.section_id)`,
-  ).join(' AND ');
+  tables
+    .map(
+      (t) =>
+        `NOT EXISTS (SELECT 1 FROM ${t} m WHERE m.section_tipo = ${alias}.section_tipo AND m.section_id = ${alias}.section_id)`,
+    )
+    .join(' AND ');
 
 export const SEARCH_INDEX_MIGRATION: Migration = {
   version: 4,
@@ -140,18 +142,18 @@ export const SEARCH_INDEX_MIGRATION: Migration = {
  */
 export function searchTriggers(t: string): string[] {
   return [
-      `CREATE TRIGGER ${t}_string_search
+    `CREATE TRIGGER ${t}_string_search
         AFTER INSERT OR DELETE OR UPDATE OF string, section_tipo, section_id ON ${t}
         FOR EACH ROW EXECUTE FUNCTION matrix_string_search_sync()`,
-      `CREATE TRIGGER ${t}_number_search
+    `CREATE TRIGGER ${t}_number_search
         AFTER INSERT OR DELETE OR UPDATE OF number, date, section_tipo, section_id ON ${t}
         FOR EACH ROW EXECUTE FUNCTION matrix_number_search_sync()`,
-      `CREATE TRIGGER ${t}_search_truncate
+    `CREATE TRIGGER ${t}_search_truncate
         AFTER TRUNCATE ON ${t}
         FOR EACH STATEMENT EXECUTE FUNCTION matrix_search_truncate()`,
-      // Records written before this migration.
-      `INSERT INTO matrix_string_search ${STRING_COLUMNS} ${stringRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
-      `INSERT INTO matrix_number_search ${NUMBER_COLUMNS} ${numberRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
+    // Records written before this migration.
+    `INSERT INTO matrix_string_search ${STRING_COLUMNS} ${stringRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
+    `INSERT INTO matrix_number_search ${NUMBER_COLUMNS} ${numberRowsOf('r', `${t} AS r CROSS JOIN LATERAL `)}`,
   ];
 }
 

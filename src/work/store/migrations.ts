@@ -255,7 +255,9 @@ export const MIGRATIONS: readonly Migration[] = [
       // overwriting newer work (records/stale-write.ts). A constant default: adding the column
       // rewrites nothing, and every existing component starts at version 0 ("never saved
       // through the work API"), its data untouched.
-      ...MATRIX_TABLES_V1.map((t) => `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`),
+      ...MATRIX_TABLES_V1.map(
+        (t) => `ALTER TABLE ${t} ADD COLUMN versions jsonb NOT NULL DEFAULT '{}'::jsonb`,
+      ),
     ],
   },
   {

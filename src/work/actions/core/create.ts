@@ -7,6 +7,7 @@
 import { assertCan } from '../../auth/permissions.js';
 import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
+import { afterOntologyWrite } from '../../ontology/ontology-edit.js';
 import { createRecordIn } from '../../records/create-record.js';
 import { objectField } from '../rqo-fields.js';
 import { assertWritableSection, callerAccess, requireSection } from './record-access.js';
@@ -33,6 +34,7 @@ export const createAction: ActionDefinition = {
         section_tipo: section.tipo,
         section_id: id,
       });
+      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id]);
       return id;
     });
     return { data: sectionId };

@@ -12,20 +12,28 @@
  * administrator, nor (delete_record) remove a locator from one, nor leave a user holding more
  * than they hold (auth/rights-ceiling.ts). Answers the deleted ids.
  *
- * Ontology-main cascade delete (upstream's uninstall of a TLD) is not supported: our ontology has
- * no ontology-main sections, so there is nothing to cascade.
+ * Ontology sections (ontology/ontology-edit.ts): delete_record of a node record removes the node
+ * (the answer's `removed_component_values` counts the records holding values of a removed
+ * component: they stay stored, hidden); delete_record of a main record uninstalls its TLD, which
+ * `options.confirm_uninstall: true` must confirm while records of its sections exist. The main
+ * section refuses delete_data (a TLD is uninstalled by deleting its record).
  */
 import { assertCan, assertGlobalAdmin, isGlobalAdmin, type UserAccess } from '../../auth/permissions.js';
 import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import type { Notice } from '../../dispatch/envelope.js';
 import { ERROR_REGISTRY, WorkError } from '../../dispatch/error-registry.js';
+import {
+  afterOntologyWrite,
+  beforeOntologyDelete,
+  ontologySectionKind,
+} from '../../ontology/ontology-edit.js';
 import type { OntologyNode } from '../../ontology/ontology-schema.js';
 import { DELETE_MODES, type DeleteMode, deleteRecordsIn } from '../../records/delete-records.js';
 import { parseSqo, SQO_LIMITS, sectionsReadBy } from '../../search/parse-sqo.js';
 import { searchRecords } from '../../search/search-records.js';
 import { scopeFor } from '../../search/search-scope.js';
-import { objectField, optionalObject, optionalString } from '../rqo-fields.js';
+import { objectField, optionalBoolean, optionalObject, optionalString } from '../rqo-fields.js';
 import {
   assertRecordAccess,
   assertWritableSection,
@@ -145,16 +153,35 @@ export const deleteAction: ActionDefinition = {
       ids = await idsBySqo(ctx, access, section, rawSqo!);
     }
 
-    const outcome = await ctx.db.transaction((tx) =>
-      deleteRecordsIn(tx, ctx.ontology, {
+    const ontologyKind = ontologySectionKind(ctx.ontology, section.tipo);
+    if (ontologyKind === 'main' && mode !== 'delete_record') {
+      throw new WorkError(
+        'rqo.invalid_field',
+        'source.delete_mode must be delete_record for a TLD record (deleting it uninstalls the TLD)',
+      );
+    }
+    const options = optionalObject(ctx.rqo.body, 'options', 'options');
+    const confirmUninstall =
+      (options && optionalBoolean(options, 'confirm_uninstall', 'options.confirm_uninstall')) === true;
+    const { outcome, report } = await ctx.db.transaction(async (tx) => {
+      const report = ontologyKind
+        ? await beforeOntologyDelete(tx, ctx.ontology, section.tipo, ids, {
+            confirmUninstall,
+            userId: access.userId,
+            now: ctx.now,
+          })
+        : {};
+      const outcome = await deleteRecordsIn(tx, ctx.ontology, {
         sectionTipo: section.tipo,
         ids,
         mode,
         userId: access.userId,
         now: ctx.now,
         guard: accountGuard(ctx.ontology, access),
-      }),
-    );
+      });
+      if (ontologyKind) await afterOntologyWrite(tx, ctx.ontology, section.tipo, outcome.deleted);
+      return { outcome, report };
+    });
     invalidatePermissions(ctx, section.tipo, outcome.deleted);
 
     const notices: Notice[] = [];
@@ -168,6 +195,10 @@ export const deleteAction: ActionDefinition = {
         details: { not_deleted: outcome.refusedWithChildren.join(',') },
       });
     }
-    return { data: outcome.deleted, notices };
+    return {
+      data: outcome.deleted,
+      notices,
+      ...(Object.keys(report).length > 0 ? { extensions: { ...report } } : {}),
+    };
   },
 };

@@ -7,6 +7,7 @@
  */
 import { accountGuard } from '../../auth/rights-ceiling.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
+import { afterOntologyWrite } from '../../ontology/ontology-edit.js';
 import { duplicateRecordIn } from '../../records/duplicate-record.js';
 import { objectField } from '../rqo-fields.js';
 import {
@@ -43,6 +44,8 @@ export const duplicateAction: ActionDefinition = {
         section_tipo: section.tipo,
         section_id: id,
       });
+      // A copied ontology record is a new node (or TLD): checked like any edit of the ontology.
+      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id]);
       return id;
     });
     return { data: sectionId };

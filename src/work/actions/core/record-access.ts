@@ -41,10 +41,8 @@ export function requireComponent(
   const node = ctx.ontology.node(value);
   if (!node)
     throw new WorkError('element.unknown_tipo', `${path} "${value.slice(0, 64)}" is not in the ontology`);
-  if (
-    ctx.ontology.sectionOf(value)?.tipo !== section.tipo ||
-    ctx.ontology.dataColumnOf(value) === undefined
-  ) {
+  // isComponentOf: a virtual section's components are its real section's.
+  if (!ctx.ontology.isComponentOf(value, section.tipo)) {
     throw new WorkError('rqo.invalid_field', `${path} "${value}" is not a component of ${section.tipo}`);
   }
   return node;

@@ -28,6 +28,7 @@ import { WorkError } from '../../dispatch/error-registry.js';
 import { lockHeldByOther } from '../../locks/component-locks.js';
 import { inUseError } from '../../locks/in-use-error.js';
 import { NO_LANG } from '../../ontology/load-ontology.js';
+import { afterOntologyWrite } from '../../ontology/ontology-edit.js';
 import { readComponent } from '../../read/component-read.js';
 import { rowInScope } from '../../read/page-builder.js';
 import type { ReadResult } from '../../read/read-types.js';
@@ -371,6 +372,8 @@ export const saveAction: ActionDefinition = {
         // the refusal carries are the ones the save was refused against.
         throw await staleRefusal(ctx, access, tx, err, spec, mode, lang, pagination);
       });
+      // A record of an ontology section: its node follows, and the ontology must still load.
+      await afterOntologyWrite(tx, ctx.ontology, key.section_tipo, [key.section_id]);
       const echo = await readComponent(
         ctx,
         access,
