@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MATRIX_TABLES } from '../../src/work/store/matrix-tables.js';
+import { MATRIX_TABLES_V1 } from '../../src/work/store/matrix-tables.js';
 import { migrateSchema } from '../../src/work/store/migrate-schema.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
 import { componentVersion, readRecord } from '../../src/work/store/record-rows.js';
@@ -50,6 +50,8 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'matrix_counter',
       'matrix_hierarchy',
       'matrix_number_search',
+      'matrix_ontology',
+      'matrix_ontology_main',
       'matrix_profiles',
       'matrix_projects',
       'matrix_string_search',
@@ -140,7 +142,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
     const relation = {
       oh22: [{ type: 'dd675', section_tipo: 'dd153', section_id: 1, from_component_tipo: 'oh22' }],
     };
-    for (const table of MATRIX_TABLES) {
+    for (const table of MATRIX_TABLES_V1) {
       await db.query(
         `INSERT INTO ${table} (section_tipo, section_id, string, relation, meta, created_by, modified_at, modified_by)
          VALUES ('oh1', 7, $1::jsonb, $2::jsonb, '{"oh14": 1}'::jsonb, 3, '2026-01-02T03:04:05Z', 4)`,
@@ -154,14 +156,14 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
              created_by, modified_at, modified_by FROM ${table}`,
         )
       ).rows;
-    const before = await Promise.all(MATRIX_TABLES.map(rowsOf));
+    const before = await Promise.all(MATRIX_TABLES_V1.map(rowsOf));
 
     expect(await migrateSchema(db)).toEqual({
       applied: [10, ...MIGRATIONS.filter((m) => m.version > 10).map((m) => m.version)],
       version: latest,
     });
-    expect(await Promise.all(MATRIX_TABLES.map(rowsOf))).toEqual(before);
-    for (const table of MATRIX_TABLES) {
+    expect(await Promise.all(MATRIX_TABLES_V1.map(rowsOf))).toEqual(before);
+    for (const table of MATRIX_TABLES_V1) {
       const { rows } = await db.query<{ versions: unknown }>(`SELECT versions FROM ${table}`);
       expect(rows, table).toEqual([{ versions: {} }]);
       const row = (await readRecord(db, table, { section_tipo: 'oh1', section_id: 7 }))!;

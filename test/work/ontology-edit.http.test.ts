@@ -7,12 +7,21 @@
  * is uninstalled with and without records, and the server's own TLDs refuse.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapDatabase } from '../../src/work/bootstrap/bootstrap-database.js';
 import { loadWorkConfig } from '../../src/work/config.js';
+import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { mirrorTld } from '../../src/work/ontology/ontology-records.js';
+import {
+  installDefaultOntology,
+  loadStoredOntology,
+  readOntologyVersion,
+} from '../../src/work/ontology/ontology-store.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
+import { migrateSchema } from '../../src/work/store/migrate-schema.js';
+import { MIGRATIONS } from '../../src/work/store/migrations.js';
 import type { FreshDatabase } from '../helpers/work-engines.js';
 import { workEngineCases } from '../helpers/work-engines.js';
-import { insertLoginUser, setProfileAccess } from '../helpers/work-permissions.js';
+import { insertLoginUser, insertProfile, setProfileAccess } from '../helpers/work-permissions.js';
 import {
   instancesBrowser,
   rootBrowser,
@@ -448,3 +457,70 @@ describe.skipIf(postgres.length === 0)('an ontology edit seen by a second instan
     expect(menu.find((e) => e.tipo === `oh${id}`)?.label).toBe('Events');
   });
 });
+
+describe.each(workEngineCases())(
+  'a database of before the ontology records ($engine)',
+  ({ freshDatabase }) => {
+    let fresh: FreshDatabase | undefined;
+    afterAll(async () => {
+      await fresh?.dispose();
+    });
+
+    it('renames the areas oh0/rsc0 with their grants, adds the Ontology area and mirrors every TLD', async () => {
+      fresh = await freshDatabase();
+      const db = await fresh.open();
+      await migrateSchema(
+        db,
+        MIGRATIONS.filter((m) => m.version < 13),
+      );
+      // The default content as it was installed before: areas oh0/rsc0, no `ontology` TLD.
+      const old = defaultOntologySource();
+      const rename = (t: string | null) => (t === 'oh9000' ? 'oh0' : t === 'rsc9000' ? 'rsc0' : t);
+      old.nodes = old.nodes
+        .filter((n) => !n.tipo.startsWith('ontology'))
+        .map((n) => ({ ...n, tipo: rename(n.tipo)!, parent: rename(n.parent) }));
+      old.tlds = old.tlds!.filter((t) => t.tld !== 'ontology');
+      await installDefaultOntology(db, old);
+      await insertProfile(db, 7, [
+        { tipo: 'oh0', section_tipo: 'oh0', value: 2 },
+        { tipo: 'oh1', section_tipo: 'oh1', value: 2 },
+        { tipo: 'rsc0', section_tipo: 'rsc0', value: 1 },
+      ]);
+
+      const report = await bootstrapDatabase(db, async (d) => (await loadStoredOntology(d)).ontology, {
+        rootPassword: 'x',
+      });
+      expect(report.migrationsApplied).toEqual([13]);
+      const { ontology } = await loadStoredOntology(db);
+      expect(ontology.node('oh9000')?.model).toBe('area');
+      expect(ontology.node('oh1')?.parent).toBe('oh9000');
+      expect(ontology.node('rsc197')?.parent).toBe('rsc9000');
+      // `oh0` is now the oral-history TLD's ontology section, in the Ontology area.
+      expect(ontology.node('oh0')).toMatchObject({ model: 'section', parent: 'ontology1' });
+      expect(ontology.virtualOf('oh0')).toBe('ontology5');
+      expect(ontology.tableOf('oh0')).toBe('matrix_ontology');
+      const { rows } = await db.query<{ misc: { dd774: unknown[] } }>(
+        `SELECT misc FROM matrix_profiles WHERE section_tipo = 'dd234' AND section_id = 7`,
+      );
+      expect(rows[0]!.misc.dd774).toEqual([
+        { tipo: 'oh9000', section_tipo: 'oh9000', value: 2 },
+        { tipo: 'oh1', section_tipo: 'oh1', value: 2 },
+        { tipo: 'rsc9000', section_tipo: 'rsc9000', value: 1 },
+      ]);
+      // Every node has its record, every TLD its main record.
+      const counts = await db.query<{ section_tipo: string; n: string }>(
+        `SELECT section_tipo, count(*)::text AS n FROM matrix_ontology GROUP BY section_tipo ORDER BY section_tipo`,
+      );
+      const nodes = await db.query<{ tld: string; n: string }>(
+        `SELECT tld || '0' AS tld, count(*)::text AS n FROM dd_ontology GROUP BY tld ORDER BY 1`,
+      );
+      expect(counts.rows.map((r) => [r.section_tipo, r.n])).toEqual(nodes.rows.map((r) => [r.tld, r.n]));
+      const main = await db.query(`SELECT 1 FROM matrix_ontology_main WHERE section_tipo = 'ontology2'`);
+      expect(main.rows.length).toBe(6);
+      // A second start changes nothing.
+      const version = await readOntologyVersion(db);
+      await bootstrapDatabase(db, async (d) => (await loadStoredOntology(d)).ontology);
+      expect(await readOntologyVersion(db)).toBe(version);
+    });
+  },
+);

@@ -19,7 +19,7 @@ import {
   readStoredOntology,
 } from '../../src/work/ontology/ontology-store.js';
 import { startWorkServer } from '../../src/work/server.js';
-import { MATRIX_TABLES } from '../../src/work/store/matrix-tables.js';
+import { MATRIX_TABLES_V1 } from '../../src/work/store/matrix-tables.js';
 import { migrateSchema } from '../../src/work/store/migrate-schema.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
@@ -42,7 +42,7 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     const { rows } = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM dd_ontology');
     expect(Number(rows[0]!.n)).toBe(defaultOntologySource().nodes.length);
     const tlds = await db.query<{ tld: string }>('SELECT tld FROM main_dd ORDER BY tld');
-    expect(tlds.rows.map((r) => r.tld)).toEqual(['dd', 'hierarchy', 'oh', 'rsc', 'ts']);
+    expect(tlds.rows.map((r) => r.tld)).toEqual(['dd', 'hierarchy', 'oh', 'ontology', 'rsc', 'ts']);
     // Dédalo's columns: labels per language in term, targets in relations, the TLD.
     const oh24 = await db.query(
       `SELECT parent, term, model, relations, tld, is_translatable, order_number FROM dd_ontology WHERE tipo = 'oh24'`,
@@ -80,7 +80,7 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
       db,
       MIGRATIONS.filter((m) => m.version < 12),
     );
-    for (const table of MATRIX_TABLES) {
+    for (const table of MATRIX_TABLES_V1) {
       await db.query(
         `INSERT INTO ${table} (section_tipo, section_id, string, meta) VALUES ('oh1', 7, $1::jsonb, '{"oh14": 1}'::jsonb)`,
         [JSON.stringify({ oh14: [{ id: 1, lang: 'lg-nolan', value: `kept in ${table}` }] })],
@@ -88,14 +88,14 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     }
     const rowsOf = async (table: string) =>
       (await db.query(`SELECT * FROM ${table} WHERE section_tipo = 'oh1' AND section_id = 7`)).rows;
-    const before = await Promise.all(MATRIX_TABLES.map(rowsOf));
+    const before = await Promise.all(MATRIX_TABLES_V1.map(rowsOf));
 
     const report = await bootstrapDatabase(db, async (d) => (await loadStoredOntology(d)).ontology, {
       rootPassword: 'x',
     });
     expect(report.migrationsApplied).toContain(12);
     expect(report.ontologyInstalled).toBe(true);
-    expect(await Promise.all(MATRIX_TABLES.map(rowsOf))).toEqual(before);
+    expect(await Promise.all(MATRIX_TABLES_V1.map(rowsOf))).toEqual(before);
     expect((await loadStoredOntology(db)).ontology.sections()).toEqual(defaults.sections());
   });
 

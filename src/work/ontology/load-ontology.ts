@@ -139,7 +139,9 @@ function ontologySections(
 ): OntologyNode[] {
   const tipos = new Set(nodes.map((n) => n.tipo));
   if (!tlds || !tipos.has(ONTOLOGY_AREA) || !tipos.has(ONTOLOGY_TEMPLATE_SECTION)) return [];
-  return tlds
+  // By code: the same order whichever way the registry was listed.
+  return [...tlds]
+    .sort((a, b) => (a.tld < b.tld ? -1 : a.tld > b.tld ? 1 : 0))
     .filter((t) => !tipos.has(ontologySectionOf(t.tld)))
     .map((t) => ({
       tipo: ontologySectionOf(t.tld),
