@@ -38,6 +38,12 @@ const en = {
   tookTheirs: (p: Params) => `${p.label}: the other value is kept; yours was not saved.`,
   someoneEditing: 'Another user is editing this field.',
   refreshed: (p: Params) => `${p.label}: the field shows the value saved by the other user.`,
+  menuUpdated: 'The ontology changed: the menu shows it now.',
+  choose: '— choose —',
+  uninstallTitle: (p: Params) => `Uninstall the TLD ${p.tld}?`,
+  uninstallBody: (p: Params) =>
+    `Its sections hold ${p.n} records (${p.list}). They are kept in storage but hidden until the TLD is installed again.`,
+  uninstall: 'Uninstall',
 } satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof en;
@@ -71,6 +77,12 @@ const es: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: se conserva el otro valor; el tuyo no se ha guardado.`,
   someoneEditing: 'Otro usuario está editando este campo.',
   refreshed: (p) => `${p.label}: el campo muestra el valor guardado por el otro usuario.`,
+  menuUpdated: 'La ontología ha cambiado: el menú ya lo muestra.',
+  choose: '— elegir —',
+  uninstallTitle: (p) => `¿Desinstalar el TLD ${p.tld}?`,
+  uninstallBody: (p) =>
+    `Sus secciones contienen ${p.n} registros (${p.list}). Se conservan almacenados pero ocultos hasta que se vuelva a instalar el TLD.`,
+  uninstall: 'Desinstalar',
 };
 
 const ca: Record<MessageKey, Entry> = {
@@ -102,6 +114,12 @@ const ca: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: es conserva l'altre valor; el teu no s'ha desat.`,
   someoneEditing: 'Un altre usuari està editant aquest camp.',
   refreshed: (p) => `${p.label}: el camp mostra el valor desat per l'altre usuari.`,
+  menuUpdated: "L'ontologia ha canviat: el menú ja ho mostra.",
+  choose: '— tria —',
+  uninstallTitle: (p) => `Vols desinstal·lar el TLD ${p.tld}?`,
+  uninstallBody: (p) =>
+    `Les seves seccions contenen ${p.n} registres (${p.list}). Es conserven emmagatzemats però ocults fins que es torni a instal·lar el TLD.`,
+  uninstall: 'Desinstal·la',
 };
 
 const TABLES: Record<UiLang, Record<MessageKey, Entry>> = { en, es, ca };

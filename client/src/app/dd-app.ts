@@ -14,7 +14,13 @@ import './dd-section-list.js';
 import './dd-record-edit.js';
 import './dd-maintenance.js';
 import { parseRoute, type Route } from './router.js';
-import type { LangOption, MenuNode, Session } from './session.js';
+import {
+  isOntologySection,
+  type LangOption,
+  type MenuNode,
+  RECORD_WRITTEN,
+  type Session,
+} from './session.js';
 import { baseStyles } from './styles.js';
 
 interface StartEnvironment {
@@ -122,6 +128,7 @@ export class DdApp extends LitElement {
       locksEnabled: false,
       labelOf: (tipo) => this.session.menu.find((n) => n.tipo === tipo)?.label ?? tipo,
       announce: (text, kind = 'info') => this.announce(text, kind),
+      refreshMenu: () => this.refreshMenu(),
       setDataLang: async (lang) => {
         await api.call({ dd_api: 'dd_utils_api', action: 'change_lang', options: { svc_data_lang: lang } });
         this.session.dataLang = lang;
@@ -136,6 +143,7 @@ export class DdApp extends LitElement {
     window.addEventListener('beforeunload', this.onBeforeUnload);
     pendingSaves.addEventListener('change', this.onPending);
     pendingSaves.addEventListener('saved', this.onKeptSaved);
+    this.addEventListener(RECORD_WRITTEN, this.onRecordWritten);
     void this.boot();
   }
 
@@ -144,6 +152,7 @@ export class DdApp extends LitElement {
     window.removeEventListener('beforeunload', this.onBeforeUnload);
     pendingSaves.removeEventListener('change', this.onPending);
     pendingSaves.removeEventListener('saved', this.onKeptSaved);
+    this.removeEventListener(RECORD_WRITTEN, this.onRecordWritten);
     super.disconnectedCallback();
   }
 
@@ -165,6 +174,29 @@ export class DdApp extends LitElement {
     const { entry } = (e as CustomEvent<SavedDetail>).detail;
     this.announce(t('savedLater', { label: entry.label }), 'info');
   };
+
+  /** A save in an ontology section may have added a section or renamed one: the menu follows. */
+  private onRecordWritten = (e: Event) => {
+    const { sectionTipo } = (e as CustomEvent<{ sectionTipo: string }>).detail;
+    if (isOntologySection(sectionTipo)) void this.refreshMenu();
+  };
+
+  /** The menu as the server lists it now; said only when it changed. */
+  private async refreshMenu() {
+    try {
+      const answer = await this.session.api.call<{ data: Record<string, unknown>[] }>({
+        action: 'start',
+        options: { menu: true },
+      });
+      const tree = (answer.data.data.find((d) => d.tipo === 'dd85')?.tree_datalist ?? []) as MenuNode[];
+      if (JSON.stringify(tree) === JSON.stringify(this.session.menu)) return;
+      this.session.menu = tree;
+      this.announce(t('menuUpdated'), 'info');
+      this.requestUpdate();
+    } catch {
+      // The menu stays as it was; the next start shows the change.
+    }
+  }
 
   private onHash = () => {
     this.route = parseRoute(window.location.hash);

@@ -6,6 +6,7 @@
  */
 import { css, html, LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
+import { t } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
@@ -18,7 +19,7 @@ import './dd-confirm-dialog.js';
 import './dd-history.js';
 import { canPublishSection, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
-import type { Session } from './session.js';
+import { isOntologySection, type Session } from './session.js';
 import { baseStyles } from './styles.js';
 
 export class DdRecordEdit extends LitElement {
@@ -215,13 +216,16 @@ export class DdRecordEdit extends LitElement {
     if (!answer) return;
     const mode = (answer.get('mode') as string | null) ?? 'delete_data';
     try {
-      const answer = await this.session.api.call<number[]>({
-        action: 'delete',
-        source: { section_tipo: this.section, section_id: this.sectionId, delete_mode: mode },
-        idempotency_key: newIdempotencyKey(),
+      const answer = await this.deleteRecord(mode, false).catch(async (err: unknown) => {
+        // A TLD whose sections hold records: uninstalled only once the person confirms.
+        if (!(err instanceof ApiError) || err.code !== 'ontology.tld_has_records') throw err;
+        if (!(await this.confirmUninstall(err.details ?? {}))) return undefined;
+        return this.deleteRecord(mode, true);
       });
+      if (!answer) return;
       for (const n of answer.notices) this.session.announce(n.message, 'error');
       if (answer.data.length === 0) return;
+      if (isOntologySection(this.section)) await this.session.refreshMenu();
       if (mode === 'delete_record') {
         this.session.announce(`Record ${this.sectionId} deleted.`);
         navigate({ name: 'list', section: this.section, offset: 0 });
@@ -235,6 +239,29 @@ export class DdRecordEdit extends LitElement {
         'error',
       );
     }
+  }
+
+  private deleteRecord(mode: string, confirmUninstall: boolean) {
+    return this.session.api.call<number[]>({
+      action: 'delete',
+      source: { section_tipo: this.section, section_id: this.sectionId, delete_mode: mode },
+      ...(confirmUninstall ? { options: { confirm_uninstall: true } } : {}),
+      idempotency_key: newIdempotencyKey(),
+    });
+  }
+
+  /** Asks before uninstalling a TLD whose sections hold records (they are kept, hidden). */
+  private async confirmUninstall(details: Record<string, unknown>): Promise<boolean> {
+    const records = (details.records ?? {}) as Record<string, number>;
+    const n = Object.values(records).reduce((a, b) => a + b, 0);
+    const list = Object.entries(records)
+      .map(([section, count]) => `${this.session.labelOf(section)}: ${count}`)
+      .join(', ');
+    const dialog = this.renderRoot.querySelector<DdConfirmDialog>('dd-confirm-dialog.uninstall')!;
+    dialog.heading = t('uninstallTitle', { tld: String(details.tld ?? '') });
+    dialog.body = html`<p>${t('uninstallBody', { n, list })}</p>`;
+    dialog.confirmLabel = t('uninstall');
+    return (await dialog.ask()) !== undefined;
   }
 
   private async publish() {
@@ -330,6 +357,7 @@ export class DdRecordEdit extends LitElement {
           <label><input type="radio" name="mode" value="delete_record" />
             Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
         </fieldset>`}></dd-confirm-dialog>
+      <dd-confirm-dialog class="uninstall" danger></dd-confirm-dialog>
     `;
   }
 }

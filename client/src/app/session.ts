@@ -31,4 +31,16 @@ export interface Session {
   announce(message: string, kind?: 'info' | 'error'): void;
   /** Switches the data language for every later read and save. */
   setDataLang(lang: string): Promise<void>;
+  /** Asks the server for the menu again (after an edit of the ontology changed it). */
+  refreshMenu(): Promise<void>;
 }
+
+/**
+ * The ontology's editing sections: a TLD's `<tld>0` section and the TLD registry (ontology2). A
+ * write there may change the menu (a new section, a label, a TLD).
+ */
+export const isOntologySection = (sectionTipo: string): boolean =>
+  /^[a-z]+0$/.test(sectionTipo) || sectionTipo === 'ontology2';
+
+/** Fired (bubbling out of shadow roots) by a component that saved: `detail.sectionTipo`. */
+export const RECORD_WRITTEN = 'record-written';

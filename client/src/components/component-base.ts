@@ -9,6 +9,7 @@ import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
+import { RECORD_WRITTEN } from '../app/session.js';
 import { baseStyles } from '../app/styles.js';
 import { type Conflict, conflictOf } from './conflict.js';
 import {
@@ -325,6 +326,13 @@ export class ComponentBase extends LitElement {
       );
       this.applyEcho(echo);
       this.status = 'saved';
+      this.dispatchEvent(
+        new CustomEvent(RECORD_WRITTEN, {
+          bubbles: true,
+          composed: true,
+          detail: { sectionTipo: this.store.sectionTipo },
+        }),
+      );
       return true;
     } catch (err) {
       this.showRefusal(err, changes);

@@ -1,8 +1,11 @@
 /**
  * component_input_text (and component_email): one text field per value; changing a field saves
  * `update` by the item's id (an emptied field `remove`s it), the empty field at the end `insert`s.
+ * A component whose ontology properties list `choices` (the ontology's model and date-mode
+ * fields) is one drop-down of those values instead.
  */
 import { html } from 'lit';
+import { t } from '../api/i18n.js';
 import { ComponentBase } from './component-base.js';
 import type { ChangeObject } from './record-store.js';
 
@@ -113,7 +116,33 @@ export class ComponentInputText extends ComponentBase {
     });
   }
 
+  /** `properties.choices`: the only values this field takes. */
+  private get choices(): string[] | undefined {
+    const choices = (this.context.properties as { choices?: unknown } | undefined)?.choices;
+    return Array.isArray(choices) ? choices.filter((c): c is string => typeof c === 'string') : undefined;
+  }
+
+  private renderChoices(choices: string[]) {
+    const entry = (this.entries as TextItem[])[0];
+    const current = entry?.value ?? '';
+    const id = `${this.uid}-0`;
+    // A stored value outside the list (an imported node) is shown as it is.
+    const options = current !== '' && !choices.includes(current) ? [current, ...choices] : choices;
+    return this.frame(
+      html`<select id=${id} ?disabled=${this.readOnly} @change=${async (e: Event) => {
+        const changes = this.changesFor(entry, (e.target as HTMLSelectElement).value);
+        if (changes) await this.save(changes);
+      }}>
+        <option value="" ?selected=${current === ''}>${t('choose')}</option>
+        ${options.map((c) => html`<option value=${c} ?selected=${c === current}>${c}</option>`)}
+      </select>`,
+      id,
+    );
+  }
+
   override render() {
+    const choices = this.choices;
+    if (choices) return this.renderChoices(choices);
     const items = this.entries as TextItem[];
     const showBlank = items.length === 0 || this.adding;
     const fieldId = `${this.uid}-0`;
