@@ -1,5 +1,5 @@
 /**
- * Models shown but not edited here: component_json, the thesaurus term's indexations
+ * Models shown but not edited here: the thesaurus term's indexations
  * (relation_index, made by tagging transcriptions) and any model this client does not know yet —
  * their value as text, never as raw JSON.
  */
@@ -25,6 +25,6 @@ export class ComponentReadonly extends ComponentBase {
     );
   }
 }
-for (const model of ['component_json', 'component_relation_index', 'component_readonly']) {
+for (const model of ['component_relation_index', 'component_readonly']) {
   customElements.define(model.replaceAll('_', '-'), class extends ComponentReadonly {});
 }

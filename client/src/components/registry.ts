@@ -5,7 +5,9 @@
 import './component-date.js';
 import './component-filter.js';
 import './component-input-text.js';
+import './component-json.js';
 import './component-media.js';
+import './component-number.js';
 import './component-password.js';
 import './component-portal.js';
 import './component-readonly.js';
