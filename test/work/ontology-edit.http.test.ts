@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapDatabase } from '../../src/work/bootstrap/bootstrap-database.js';
 import { loadWorkConfig } from '../../src/work/config.js';
+import { COMPONENT_MODELS } from '../../src/work/ontology/component-models.js';
 import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { mirrorTld } from '../../src/work/ontology/ontology-records.js';
 import {
@@ -162,6 +163,29 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     // The areas that used Dédalo's `<tld>0` tipos moved to the 9000 range.
     expect((await nodeRow(work, 'oh9000'))?.model).toBe('area');
     expect(await menuOf(root)).toEqual(expect.arrayContaining(['ontology1', 'oh0', 'rsc0', 'dd0', MAIN]));
+  });
+
+  it('searches a TLD section by its components, and offers the implemented models', async () => {
+    for (const path of [[{ section_tipo: 'oh0', component_tipo: MODEL }], [{ component_tipo: MODEL }]]) {
+      const found = await ok(
+        root.post({
+          action: 'read',
+          source: { section_tipo: 'oh0', mode: 'list' },
+          sqo: { section_tipo: ['oh0'], filter: { $and: [{ q: 'component_portal', q_operator: '=', path }] } },
+        }),
+      );
+      const ids = found.body.data.data
+        .filter((d: { tipo: string }) => d.tipo === MODEL)
+        .map((d: { section_id: number }) => d.section_id)
+        .sort((x: number, y: number) => x - y);
+      expect(ids).toEqual([17, 24, 25]);
+    }
+    // The model field's choices: every implemented component model and the elements one may add.
+    const context = await ok(
+      root.post({ action: 'get_element_context', source: { tipo: MODEL, section_tipo: 'oh0', mode: 'edit' } }),
+    );
+    const choices = JSON.stringify(context.body);
+    for (const model of Object.keys(COMPONENT_MODELS)) expect(choices).toContain(`"${model}"`);
   });
 
   it('lets only global admins reach the ontology sections, whatever a profile grants', async () => {

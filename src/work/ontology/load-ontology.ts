@@ -2,7 +2,9 @@
  * Builds an Ontology from its source (the `dd_ontology` rows read by ontology-store.ts, or the
  * default content): checks it against the schema and for integrity (unique tipos, parents that
  * exist, known models, relation targets that are sections, registered TLDs), then indexes it by
- * tipo and by parent. The result is immutable; a request holds the one it started with (nothing
+ * tipo and by parent. Virtual sections (a section naming one real section) take that section's
+ * components and table; one per registered TLD, `<tld>0`, is synthesized over the ontology
+ * template (ontology-sections.ts) so the ontology can be edited as records. The result is immutable; a request holds the one it started with (nothing
  * here is module state).
  */
 import type { DataColumn, MatrixTable } from '../store/matrix-tables.js';

@@ -32,7 +32,10 @@ export const ontologyNodeSchema = z.strictObject({
   label: z.record(lang, z.string().min(1)),
   /** Components: data is stored per language (otherwise `lg-nolan`). */
   translatable: z.boolean().optional(),
-  /** Relation components: the sections their locators point into. */
+  /**
+   * Relation components: the sections their locators point into. A section with one target is a
+   * virtual section of it (its components and table; load-ontology.ts).
+   */
   target_section_tipo: z.array(tipo).min(1).optional(),
   /** Sections: the matrix table their records live in (default `matrix`). */
   matrix_table: z.enum(MATRIX_TABLES).optional(),

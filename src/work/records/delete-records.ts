@@ -10,9 +10,8 @@
  *   the other records (each rewritten component gets its history row), then removes the row.
  *   A record whose children component (model component_relation_children, e.g. ts1 hierarchy49)
  *   is not empty is not deleted: it is reported back so the action can say so in one notice.
- * Each deleted record gets an activity row ('delete'). There is no ontology-main section in our
- * ontology (no `<tld>0` ontology records, no hierarchy1), so upstream's cascade delete of an
- * ontology TLD is not supported: nothing here would cascade.
+ * Each deleted record gets an activity row ('delete'). Deleting a TLD's record of the ontology's
+ * TLD section uninstalls the TLD: the delete action asks ontology/ontology-edit.ts around this.
  *
  * The activity log (matrix_activity) is not searched for inbound locators: its rows say who did
  * what (dd543 points at the user) and are an audit trail written only by the server; rewriting
