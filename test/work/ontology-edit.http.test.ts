@@ -171,7 +171,10 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
         root.post({
           action: 'read',
           source: { section_tipo: 'oh0', mode: 'list' },
-          sqo: { section_tipo: ['oh0'], filter: { $and: [{ q: 'component_portal', q_operator: '=', path }] } },
+          sqo: {
+            section_tipo: ['oh0'],
+            filter: { $and: [{ q: 'component_portal', q_operator: '=', path }] },
+          },
         }),
       );
       const ids = found.body.data.data
@@ -182,7 +185,10 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     }
     // The model field's choices: every implemented component model and the elements one may add.
     const context = await ok(
-      root.post({ action: 'get_element_context', source: { tipo: MODEL, section_tipo: 'oh0', mode: 'edit' } }),
+      root.post({
+        action: 'get_element_context',
+        source: { tipo: MODEL, section_tipo: 'oh0', mode: 'edit' },
+      }),
     );
     const choices = JSON.stringify(context.body);
     for (const model of Object.keys(COMPONENT_MODELS)) expect(choices).toContain(`"${model}"`);
