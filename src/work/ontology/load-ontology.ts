@@ -45,13 +45,27 @@ export interface Ontology {
    * this record" lookups.
    */
   relationComponentsInto(table: MatrixTable, targetSectionTipo: string): readonly string[];
+  /**
+   * Elements whose model this server does not implement (kept, shown read-only), in ontology
+   * order; `component_*` ones inside a section are reported by `sectionOf` like any element.
+   */
+  readonly notImplemented: readonly OntologyNode[];
   /** Allowed language codes, `lg-nolan` included. */
   readonly languages: readonly { code: string; label: string }[];
   isLanguage(code: string): boolean;
 }
 
-const knownModel = (model: string) =>
+/** Implemented here: the components of component-models.ts and the container models. */
+export const isImplementedModel = (model: string) =>
   isComponentModel(model) || (ELEMENT_MODELS as readonly string[]).includes(model);
+
+/**
+ * Model names are lower-case words joined by underscores (`component_geolocation`, `section_tab`,
+ * `button_new`). A well-formed name this server does not implement is kept (an imported Dédalo
+ * ontology has dozens: buttons, tools, diffusion elements, components we do not edit); such
+ * elements are listed in `notImplemented` and shown read-only, never dropped.
+ */
+const MODEL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 function checkIntegrity(
   nodes: readonly OntologyNode[],
@@ -70,11 +84,14 @@ function checkIntegrity(
   for (const n of nodes) {
     if (registered && !registered.has(tldOf(n.tipo)))
       problems.push(`${n.tipo} belongs to the TLD ${tldOf(n.tipo)}, which is not registered`);
-    if (!knownModel(n.model)) problems.push(`${n.tipo} has an unknown model "${n.model}"`);
+    if (!MODEL_NAME.test(n.model))
+      problems.push(`${n.tipo} has a model "${n.model}" that is not a model name`);
     if (n.parent !== null && !byTipo.has(n.parent))
       problems.push(`${n.tipo} has a missing parent ${n.parent}`);
     const component = isComponentModel(n.model);
     const relation = component && COMPONENT_MODELS[n.model as keyof typeof COMPONENT_MODELS].relation;
+    // Relations of models we do not implement are kept as they are, unchecked.
+    if (!isImplementedModel(n.model)) continue;
     if (relation && n.model !== 'component_relation_index' && !n.target_section_tipo) {
       problems.push(`${n.tipo} (${n.model}) needs target_section_tipo`);
     }
@@ -174,6 +191,7 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
           return c.target_section_tipo === undefined || c.target_section_tipo.includes(targetSectionTipo);
         })
         .map((c) => c.tipo),
+    notImplemented: Object.freeze(nodes.filter((n) => !isImplementedModel(n.model))),
     languages: Object.freeze(languages.map((l) => Object.freeze({ ...l }))),
     isLanguage: (code) => languageCodes.has(code),
   };
