@@ -97,6 +97,9 @@ function checkIntegrity(
     }
     if (!relation && n.target_section_tipo) problems.push(`${n.tipo} is not a relation but has targets`);
     for (const target of n.target_section_tipo ?? []) {
+      // A target in a TLD that is not installed (an imported TLD pointing at one not imported
+      // yet) is ignored, not refused: the loaded ontology leaves it out (targetsInstalled).
+      if (registered && !registered.has(tldOf(target))) continue;
       if (byTipo.get(target)?.model !== 'section')
         problems.push(`${n.tipo} targets ${target}, not a section`);
     }
@@ -129,16 +132,27 @@ function issuePlace(seed: OntologySeed, path: readonly PropertyKey[]): string {
   return typeof tipo === 'string' ? [tipo, ...rest].map(String).join('.') : path.map(String).join('.');
 }
 
+/** The node without its relation targets in TLDs that are not registered (none left: no list). */
+function targetsInstalled(n: OntologyNode, tlds: readonly { tld: string }[] | undefined): OntologyNode {
+  if (!tlds || !n.target_section_tipo) return n;
+  const registered = new Set(tlds.map((t) => t.tld));
+  const kept = n.target_section_tipo.filter((t) => registered.has(tldOf(t)));
+  if (kept.length === n.target_section_tipo.length) return n;
+  const { target_section_tipo: _all, ...rest } = n;
+  return kept.length > 0 ? { ...rest, target_section_tipo: kept } : rest;
+}
+
 export function loadOntology(seed: OntologySeed = defaultOntologySource()): Ontology {
   const parsed = ontologySeedSchema.safeParse(seed);
   if (!parsed.success) {
     throw new OntologyError(parsed.error.issues.map((i) => `${issuePlace(seed, i.path)}: ${i.message}`));
   }
-  const { nodes, languages, tlds } = parsed.data;
-  const problems = checkIntegrity(nodes, languages, tlds);
+  const { languages, tlds } = parsed.data;
+  const problems = checkIntegrity(parsed.data.nodes, languages, tlds);
   if (problems.length > 0) throw new OntologyError(problems);
 
-  const byTipo = new Map(nodes.map((n) => [n.tipo, Object.freeze(n)]));
+  const nodes = parsed.data.nodes.map((n) => Object.freeze(targetsInstalled(n, tlds)));
+  const byTipo = new Map(nodes.map((n) => [n.tipo, n]));
   const childrenOf = new Map<string, OntologyNode[]>();
   for (const n of nodes) {
     if (n.parent === null) continue;
