@@ -6,7 +6,12 @@
  * here is module state).
  */
 import type { DataColumn, MatrixTable } from '../store/matrix-tables.js';
-import { COMPONENT_MODELS, ELEMENT_MODELS, isComponentModel } from './component-models.js';
+import {
+  COMPONENT_MODELS,
+  ELEMENT_MODELS,
+  isComponentModel,
+  isUnimplementedComponent,
+} from './component-models.js';
 import { defaultOntologySource } from './default-ontology.js';
 import { type OntologyNode, type OntologySeed, ontologySeedSchema, tldOf } from './ontology-schema.js';
 
@@ -31,6 +36,11 @@ export interface Ontology {
   children(tipo: string): readonly OntologyNode[];
   /** A section's components in ontology order, looking through groupers (depth first). */
   sectionComponents(sectionTipo: string): readonly OntologyNode[];
+  /**
+   * What an edit read of the section shows: its components and, read-only, its `component_*`
+   * elements whose model is not implemented (isUnimplementedComponent), in ontology order.
+   */
+  sectionEditComponents(sectionTipo: string): readonly OntologyNode[];
   /** The section a component (or grouper) belongs to. */
   sectionOf(tipo: string): OntologyNode | undefined;
   /** The matrix table a section's records live in. */
@@ -163,21 +173,25 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
   const children = (tipo: string): readonly OntologyNode[] => childrenOf.get(tipo) ?? [];
 
   const componentsOf = new Map<string, readonly OntologyNode[]>();
+  const editComponentsOf = new Map<string, readonly OntologyNode[]>();
   const sectionByTipo = new Map<string, OntologyNode>();
   const sections = nodes.filter((n) => n.model === 'section');
   for (const section of sections) {
     const found: OntologyNode[] = [];
+    const shown: OntologyNode[] = [];
     const walk = (tipo: string) => {
       for (const child of children(tipo)) {
         // A section never nests inside another section's data.
         if (child.model === 'section') continue;
         sectionByTipo.set(child.tipo, section);
         if (isComponentModel(child.model)) found.push(child);
+        if (isComponentModel(child.model) || isUnimplementedComponent(child.model)) shown.push(child);
         walk(child.tipo);
       }
     };
     walk(section.tipo);
     componentsOf.set(section.tipo, Object.freeze(found));
+    editComponentsOf.set(section.tipo, Object.freeze(shown));
   }
   const languageCodes = new Set(languages.map((l) => l.code));
 
@@ -186,6 +200,7 @@ export function loadOntology(seed: OntologySeed = defaultOntologySource()): Onto
     node: (tipo) => byTipo.get(tipo),
     children,
     sectionComponents: (sectionTipo) => componentsOf.get(sectionTipo) ?? [],
+    sectionEditComponents: (sectionTipo) => editComponentsOf.get(sectionTipo) ?? [],
     sectionOf: (tipo) => sectionByTipo.get(tipo),
     tableOf: (sectionTipo) => {
       const n = byTipo.get(sectionTipo);

@@ -157,6 +157,88 @@ describe.each(workEngineCases())('ontology import and export through the API ($e
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('ontology.tld_not_installed');
   });
+
+  it('shows elements of models not implemented read-only in a record, with their stored value; saving one is refused', async () => {
+    // Runs after the import above (same server).
+    const id = ok(await root.post({ action: 'create', source: { section_tipo: 'mus2' } }));
+    const point = { id: 1, lang: 'lg-nolan', value: { lat: 41.39, lon: 2.17 } };
+    await work.server.db.query(
+      `UPDATE matrix SET misc = coalesce(misc, '{}'::jsonb) || $1::jsonb WHERE section_tipo = 'mus2' AND section_id = $2`,
+      [JSON.stringify({ mus28: [point] }), id],
+    );
+    const read = ok(
+      await root.post({
+        action: 'read',
+        source: {
+          section_tipo: 'mus2',
+          tipo: 'mus2',
+          model: 'section',
+          mode: 'edit',
+          lang: 'lg-eng',
+          section_id: id,
+        },
+        sqo: {
+          section_tipo: ['mus2'],
+          limit: 1,
+          offset: 0,
+          filter_by_locators: [{ section_tipo: 'mus2', section_id: id }],
+        },
+      }),
+    );
+    const ctx = read.context.find((c: { tipo: string }) => c.tipo === 'mus28');
+    expect(ctx).toMatchObject({
+      type: 'component',
+      model: 'component_geolocation',
+      label: 'Location',
+      permissions: 1,
+      model_not_implemented: true,
+    });
+    const item = read.data.find(
+      (d: { tipo: string; section_id: number }) => d.tipo === 'mus28' && d.section_id === id,
+    );
+    expect(item.entries).toEqual([point]);
+    // In ontology order among the section's components, the implemented ones in between.
+    const order = read.context
+      .filter(
+        (c: { type: string; section_tipo: string }) => c.type === 'component' && c.section_tipo === 'mus2',
+      )
+      .map((c: { tipo: string }) => c.tipo);
+    expect(order.slice(order.indexOf('mus19'), order.indexOf('mus28') + 1)).toEqual([
+      'mus19',
+      'mus20',
+      'mus21',
+      'mus22',
+      'mus23',
+      'mus25',
+      'mus26',
+      'mus27',
+      'mus28',
+    ]);
+    expect(read.context.find((c: { tipo: string }) => c.tipo === 'mus22')).toMatchObject({
+      model: 'component_3d',
+      model_not_implemented: true,
+    });
+
+    const save = await root.post({
+      action: 'save',
+      source: {
+        tipo: 'mus28',
+        section_tipo: 'mus2',
+        section_id: id,
+        lang: 'lg-nolan',
+        model: 'component_geolocation',
+      },
+      data: { changed_data: [{ action: 'set_data', id: null, value: [] }] },
+    });
+    expect(save.status).toBe(400);
+    expect(save.body.error.code).toBe('component.model_not_implemented');
+    expect(save.body.error.message).toContain('component_geolocation');
+    const stored = await work.server.db.query(
+      `SELECT misc->'mus28' AS v FROM matrix WHERE section_tipo = 'mus2' AND section_id = $1`,
+      [id],
+    );
+    expect(stored.rows[0]).toEqual({ v: [point] });
+  });
 });
 
 describe.each(workEngineCases())(
