@@ -38,6 +38,7 @@ const en = {
   tookTheirs: (p: Params) => `${p.label}: the other value is kept; yours was not saved.`,
   someoneEditing: 'Another user is editing this field.',
   refreshed: (p: Params) => `${p.label}: the field shows the value saved by the other user.`,
+  modelNotImplemented: (p: Params) => `This field's kind (${p.model}) cannot be edited here.`,
 } satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof en;
@@ -71,6 +72,7 @@ const es: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: se conserva el otro valor; el tuyo no se ha guardado.`,
   someoneEditing: 'Otro usuario está editando este campo.',
   refreshed: (p) => `${p.label}: el campo muestra el valor guardado por el otro usuario.`,
+  modelNotImplemented: (p) => `El tipo de este campo (${p.model}) no se puede editar aquí.`,
 };
 
 const ca: Record<MessageKey, Entry> = {
@@ -102,6 +104,7 @@ const ca: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: es conserva l'altre valor; el teu no s'ha desat.`,
   someoneEditing: 'Un altre usuari està editant aquest camp.',
   refreshed: (p) => `${p.label}: el camp mostra el valor desat per l'altre usuari.`,
+  modelNotImplemented: (p) => `El tipus d'aquest camp (${p.model}) no es pot editar aquí.`,
 };
 
 const TABLES: Record<UiLang, Record<MessageKey, Entry>> = { en, es, ca };
