@@ -37,6 +37,7 @@ const en = {
   empty: '(empty)',
   tookTheirs: (p: Params) => `${p.label}: the other value is kept; yours was not saved.`,
   someoneEditing: 'Another user is editing this field.',
+  notANumber: 'This is not a number: type digits, with a decimal point or comma.',
   refreshed: (p: Params) => `${p.label}: the field shows the value saved by the other user.`,
   modelNotImplemented: (p: Params) => `This field's kind (${p.model}) cannot be edited here.`,
 } satisfies Record<string, Entry>;
@@ -71,6 +72,7 @@ const es: Record<MessageKey, Entry> = {
   empty: '(vacío)',
   tookTheirs: (p) => `${p.label}: se conserva el otro valor; el tuyo no se ha guardado.`,
   someoneEditing: 'Otro usuario está editando este campo.',
+  notANumber: 'Esto no es un número: escriba cifras, con coma o punto decimal.',
   refreshed: (p) => `${p.label}: el campo muestra el valor guardado por el otro usuario.`,
   modelNotImplemented: (p) => `El tipo de este campo (${p.model}) no se puede editar aquí.`,
 };
@@ -103,6 +105,7 @@ const ca: Record<MessageKey, Entry> = {
   empty: '(buit)',
   tookTheirs: (p) => `${p.label}: es conserva l'altre valor; el teu no s'ha desat.`,
   someoneEditing: 'Un altre usuari està editant aquest camp.',
+  notANumber: 'Això no és un nombre: escriviu xifres, amb coma o punt decimal.',
   refreshed: (p) => `${p.label}: el camp mostra el valor desat per l'altre usuari.`,
   modelNotImplemented: (p) => `El tipus d'aquest camp (${p.model}) no es pot editar aquí.`,
 };
