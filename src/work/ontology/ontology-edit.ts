@@ -19,7 +19,13 @@ import { checkedColumn, checkedTable, readRecords } from '../store/record-rows.j
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { defaultOntologySource } from './default-ontology.js';
 import { loadOntology, type Ontology, OntologyError } from './load-ontology.js';
-import { mirrorMain, mirrorTld, syncMainRecords, syncNodeRecord } from './ontology-records.js';
+import {
+  mirrorMain,
+  mirrorTld,
+  ONTOLOGY_WRITE_LOCK_KEY,
+  syncMainRecords,
+  syncNodeRecord,
+} from './ontology-records.js';
 import { type OntologySeed, tldOf } from './ontology-schema.js';
 import {
   MAIN_TLD,
@@ -92,6 +98,8 @@ export async function afterOntologyWrite(
 ): Promise<void> {
   const kind = ontologySectionKind(ontology, sectionTipo);
   if (!kind) return;
+  // Ontology writers one at a time (imports too): the check below sees every committed change.
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [ONTOLOGY_WRITE_LOCK_KEY]);
   const problems: string[] = [];
   if (kind === 'main') {
     problems.push(...(await syncMainRecords(tx)));
@@ -235,6 +243,7 @@ export async function beforeOntologyDelete(
 ): Promise<OntologyDeleteReport> {
   const kind = ontologySectionKind(ontology, sectionTipo);
   if (!kind) return {};
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [ONTOLOGY_WRITE_LOCK_KEY]);
   if (kind === 'node') {
     const removed: Record<string, number> = {};
     const tld = tldOf(sectionTipo);
@@ -262,9 +271,6 @@ export async function beforeOntologyDelete(
   return uninstalled.length > 0 ? { uninstalled } : {};
 }
 
-/** Arbitrary constant shared by every instance: "the ontology records are being mirrored". */
-const MIRROR_LOCK_KEY = 7_314_200_513;
-
 /**
  * At start, in one transaction: the `ontology` TLD of the default content added to a database
  * installed before it existed (when its parent is there), the main records mirrored from
@@ -280,7 +286,7 @@ export async function ensureOntologyRecords(
 async function ensureIn(tx: SqlQueryable, source: OntologySeed): Promise<void> {
   const defaultRows = ontologyRows(source);
   const defaultTld = source.tlds?.find((t) => t.tld === ONTOLOGY_TLD);
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [MIRROR_LOCK_KEY]);
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [ONTOLOGY_WRITE_LOCK_KEY]);
   const { rowCount: hasTld } = await tx.query('SELECT 1 FROM main_dd WHERE tld = $1', [ONTOLOGY_TLD]);
   const own = defaultRows.filter((r) => tldOf(r.tipo) === ONTOLOGY_TLD);
   const anchor = own.find((r) => r.parent !== null && tldOf(r.parent) !== ONTOLOGY_TLD)?.parent;

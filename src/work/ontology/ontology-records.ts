@@ -27,6 +27,13 @@ import {
   YES_NO_SECTION,
 } from './ontology-sections.js';
 
+/**
+ * Arbitrary constant: "the ontology is being written" (an import, an edit of its records). Taken
+ * for the rest of the transaction, so two writers never check their change against a state the
+ * other is changing: each one's whole-ontology check sees the other's committed result.
+ */
+export const ONTOLOGY_WRITE_LOCK_KEY = 7_314_200_504;
+
 const YES = 1;
 const NO = 2;
 /** The relation type of a radio button's locator (component-values.ts). */

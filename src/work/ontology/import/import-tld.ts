@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import { logActivity } from '../../store/activity.js';
 import type { SqlClient, SqlQueryable } from '../../store/sql-client.js';
 import { OntologyError } from '../load-ontology.js';
-import { mirrorTld } from '../ontology-records.js';
+import { mirrorTld, ONTOLOGY_WRITE_LOCK_KEY } from '../ontology-records.js';
 import { tldOf } from '../ontology-schema.js';
 import { loadStoredOntology } from '../ontology-store.js';
 import type { ImportNode, ImportResult, ProblemKind } from './import-node.js';
@@ -26,9 +26,6 @@ import { type TldRow, tldRows } from './tld-rows.js';
 
 /** The tipo the activity log names for ontology changes: the maintenance area. */
 const ONTOLOGY_ACTIVITY_WHERE = 'dd88';
-
-/** Arbitrary constant: "an ontology import is writing" (imports run one at a time). */
-const IMPORT_LOCK_KEY = 7_314_200_504;
 
 /** Problems that would lose data if the rows were written anyway. */
 const BLOCKING: ReadonlySet<ProblemKind> = new Set(['bad_json', 'bad_value', 'model_unresolved']);
@@ -179,7 +176,7 @@ export async function importOntologyTld(db: SqlClient, o: ImportTldOptions): Pro
 
   try {
     return await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [ONTOLOGY_WRITE_LOCK_KEY]);
       const { ontology } = await loadStoredOntology(tx);
       const others = await tx.query<{ tipo: string }>(
         'SELECT tipo FROM dd_ontology WHERE tld <> $1 AND NOT is_model',
