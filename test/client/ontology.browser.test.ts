@@ -174,6 +174,52 @@ describe.runIf(haveChromium)('the Ontology area of the web client', () => {
     expect(stored.rows.length).toBe(1);
   });
 
+  it('adds a TLD from its record, and uninstalls it after asking when its sections hold records', async () => {
+    await openApp('#/list/ontology2');
+    await page.getByRole('heading', { name: 'Ontology TLDs' }).waitFor();
+    await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByRole('heading', { name: /^Ontology TLDs \d+/ }).waitFor();
+    await typeIn(page, 'Name', 'Numismatics');
+    await typeIn(page, 'TLD', 'numis');
+    // Its ontology section appears in the menu without a reload.
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    await nav.getByRole('link', { name: 'Numismatics (numis)' }).waitFor();
+    await screenshot(page, 'ontology-tld-en-1280');
+    const tldRecord = page.url();
+
+    await nav.getByRole('link', { name: 'Numismatics (numis)' }).click();
+    await page.getByRole('heading', { name: 'Numismatics (numis)' }).waitFor();
+    const coinsId = await (async () => {
+      await page.getByRole('button', { name: 'New record' }).click();
+      await page.getByRole('heading', { name: /\(numis\) \d+/ }).waitFor();
+      const id = Number(/#\/edit\/numis0\/(\d+)/.exec(page.url())?.[1]);
+      await typeIn(page, 'Term', 'Coins');
+      await field(page, 'component-input-text', 'Model').getByRole('combobox').selectOption('section');
+      await savedIn(page, 'component-input-text', 'Model');
+      await typeIn(page, 'Parent', 'dd1');
+      return id;
+    })();
+    await nav.getByRole('link', { name: 'Coins', exact: true }).click();
+    await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByRole('heading', { name: /^Coins \d+/ }).waitFor();
+
+    // Deleting the TLD's record: the app asks again, naming the records kept.
+    await page.goto(tldRecord);
+    await page.getByRole('heading', { name: /^Ontology TLDs \d+/ }).waitFor();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('radio', { name: /Delete the record/ }).check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    const ask = page.getByRole('dialog', { name: 'Uninstall the TLD numis?' });
+    await ask.getByText('Coins: 1').waitFor();
+    await screenshot(page, 'ontology-uninstall-en-1280');
+    await ask.getByRole('button', { name: 'Uninstall' }).click();
+    await page.getByRole('heading', { name: 'Ontology TLDs', exact: true }).waitFor();
+    await nav.getByRole('link', { name: 'Numismatics (numis)' }).waitFor({ state: 'detached' });
+    expect(await nav.getByRole('link', { name: 'Coins', exact: true }).count()).toBe(0);
+    const kept = await s.server.db.query('SELECT 1 FROM matrix WHERE section_tipo = $1', [`numis${coinsId}`]);
+    expect(kept.rows.length).toBe(1);
+  });
+
   it('shows the Ontology area in Spanish and Catalan', async () => {
     for (const [lang, code, area] of [
       ['es', 'lg-spa', 'Ontología'],

@@ -44,7 +44,7 @@ const en = {
   choose: '— choose —',
   uninstallTitle: (p: Params) => `Uninstall the TLD ${p.tld}?`,
   uninstallBody: (p: Params) =>
-    `Its sections hold ${p.n} records (${p.list}). They are kept in storage but hidden until the TLD is installed again.`,
+    `Its sections hold ${p.n === 1 ? '1 record' : `${p.n} records`} (${p.list}). They are kept in storage but hidden until the TLD is installed again.`,
   uninstall: 'Uninstall',
 } satisfies Record<string, Entry>;
 
@@ -85,7 +85,7 @@ const es: Record<MessageKey, Entry> = {
   choose: '— elegir —',
   uninstallTitle: (p) => `¿Desinstalar el TLD ${p.tld}?`,
   uninstallBody: (p) =>
-    `Sus secciones contienen ${p.n} registros (${p.list}). Se conservan almacenados pero ocultos hasta que se vuelva a instalar el TLD.`,
+    `Sus secciones contienen ${p.n === 1 ? '1 registro' : `${p.n} registros`} (${p.list}). Se conservan almacenados pero ocultos hasta que se vuelva a instalar el TLD.`,
   uninstall: 'Desinstalar',
 };
 
@@ -124,7 +124,7 @@ const ca: Record<MessageKey, Entry> = {
   choose: '— tria —',
   uninstallTitle: (p) => `Vols desinstal·lar el TLD ${p.tld}?`,
   uninstallBody: (p) =>
-    `Les seves seccions contenen ${p.n} registres (${p.list}). Es conserven emmagatzemats però ocults fins que es torni a instal·lar el TLD.`,
+    `Les seves seccions contenen ${p.n === 1 ? '1 registre' : `${p.n} registres`} (${p.list}). Es conserven emmagatzemats però ocults fins que es torni a instal·lar el TLD.`,
   uninstall: 'Desinstal·la',
 };
 
