@@ -194,6 +194,28 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     for (const model of Object.keys(COMPONENT_MODELS)) expect(choices).toContain(`"${model}"`);
   });
 
+  it("chooses a section's list columns", async () => {
+    const columnsOf = async (section: string) => {
+      const read = await ok(
+        root.post({
+          action: 'read',
+          source: { section_tipo: section, mode: 'list' },
+          sqo: { section_tipo: [section], limit: 1 },
+        }),
+      );
+      const context = read.body.data.context.find((c: { tipo: string }) => c.tipo === section);
+      return context.columns_map.map((c: { tipo: string }) => c.tipo);
+    };
+    expect(await columnsOf('oh0')).toEqual([TERM, MODEL, PARENT, 'ontology13', TARGETS]);
+    expect(await columnsOf('rsc197')).toContain('rsc85');
+    const people = 197;
+    await ok(setValue(root, 'rsc0', people, 'ontology19', [{ value: 'rsc86' }, { value: 'rsc9001' }]));
+    expect(await columnsOf('rsc197')).toEqual(['rsc86', 'rsc9001']);
+    expect((await nodeRow(work, 'rsc197'))?.model).toBe('section');
+    await ok(setValue(root, 'rsc0', people, 'ontology19', []));
+    expect(await columnsOf('rsc197')).toContain('rsc85');
+  });
+
   it('lets only global admins reach the ontology sections, whatever a profile grants', async () => {
     await setProfileAccess(work.server.db, 2, [
       { tipo: 'oh9000', section_tipo: 'oh9000', value: 2 },

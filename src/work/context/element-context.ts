@@ -64,7 +64,15 @@ export function isSearchable(node: OntologyNode): boolean {
 
 /** A section's list columns in ontology order. */
 export function listColumns(ontology: Ontology, sectionTipo: string): OntologyNode[] {
-  return ontology.sectionComponents(sectionTipo).filter((c) => !NOT_IN_LIST.has(c.model));
+  const components = ontology.sectionComponents(sectionTipo).filter((c) => !NOT_IN_LIST.has(c.model));
+  // `properties.list_columns` (a virtual section: its real section's) chooses them, in its order.
+  const real = ontology.virtualOf(sectionTipo);
+  const chosen =
+    ontology.node(sectionTipo)?.properties?.list_columns ??
+    (real ? ontology.node(real)?.properties?.list_columns : undefined);
+  if (!Array.isArray(chosen)) return components;
+  const picked = chosen.flatMap((tipo) => components.filter((c) => c.tipo === tipo));
+  return picked.length > 0 ? picked : components;
 }
 
 /** The columns a portal shows of each target record: the target's first two list columns. */
