@@ -241,6 +241,12 @@ export class DdRecordEdit extends LitElement {
     }
   }
 
+  /** A value restored from the history: shown, and (an ontology record) the menu follows. */
+  private onRestored = async () => {
+    await this.load();
+    if (isOntologySection(this.section)) await this.session.refreshMenu();
+  };
+
   private deleteRecord(mode: string, confirmUninstall: boolean) {
     return this.session.api.call<number[]>({
       action: 'delete',
@@ -344,7 +350,7 @@ export class DdRecordEdit extends LitElement {
         this.showHistory
           ? html`<section class="history" aria-label="History">
             <h2>History</h2>
-            <dd-history .store=${this.store} .labels=${new Map(comps.map((c) => [c.tipo, c]))} @restored=${() => this.load()}></dd-history>
+            <dd-history .store=${this.store} .labels=${new Map(comps.map((c) => [c.tipo, c]))} @restored=${this.onRestored}></dd-history>
           </section>`
           : ''
       }
