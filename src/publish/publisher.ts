@@ -32,11 +32,7 @@ export interface Publisher {
    */
   mapFor(ontology: Ontology): CheckedMap;
   target(name?: string): PublishTarget;
-  publish(
-    db: SqlQueryable,
-    request: PublishRequest,
-    options?: PublishOptions,
-  ): Promise<PublishSummary>;
+  publish(db: SqlQueryable, request: PublishRequest, options?: PublishOptions): Promise<PublishSummary>;
 }
 
 export interface PublishOptions {

@@ -22,8 +22,7 @@ export const getDiffusionInfoAction: ActionDefinition = {
         default_target: publisher.defaultTarget,
         targets: publisher.targetNames,
         sections: publicationMapFor(publisher, ctx.ontology)
-          .tables
-          .filter((t) => access.can('read', t.section_tipo))
+          .tables.filter((t) => access.can('read', t.section_tipo))
           .map((t) => ({
             section_tipo: t.section_tipo,
             table: t.table,
