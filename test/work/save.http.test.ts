@@ -862,7 +862,9 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
     failInsideTransaction = /INSERT INTO matrix_time_machine/;
     injectedCode = '40P01';
     try {
-      const aborted = await save('oh14', 'oh1', id, [{ action: 'update', id: 1, value: { value: 'after the deadlock' } }]);
+      const aborted = await save('oh14', 'oh1', id, [
+        { action: 'update', id: 1, value: { value: 'after the deadlock' } },
+      ]);
       expect(aborted.status).toBe(409);
       expect(aborted.body.error).toMatchObject({ code: 'record.write_conflict', retryable: true });
     } finally {
