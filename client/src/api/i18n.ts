@@ -38,6 +38,10 @@ const en = {
   tookTheirs: (p: Params) => `${p.label}: the other value is kept; yours was not saved.`,
   someoneEditing: 'Another user is editing this field.',
   refreshed: (p: Params) => `${p.label}: the field shows the value saved by the other user.`,
+  required: 'required',
+  mandatoryEmpty: (p: Params) => `${p.label} is required: it cannot be left empty.`,
+  duplicateValue: (p: Params) => `“${p.value}” is already the ${p.label} of another record.`,
+  openOther: (p: Params) => `Open that record (${p.id})`,
 } satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof en;
@@ -71,6 +75,10 @@ const es: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: se conserva el otro valor; el tuyo no se ha guardado.`,
   someoneEditing: 'Otro usuario está editando este campo.',
   refreshed: (p) => `${p.label}: el campo muestra el valor guardado por el otro usuario.`,
+  required: 'obligatorio',
+  mandatoryEmpty: (p) => `${p.label} es obligatorio: no puede quedar vacío.`,
+  duplicateValue: (p) => `«${p.value}» ya es el valor de ${p.label} de otro registro.`,
+  openOther: (p) => `Abrir ese registro (${p.id})`,
 };
 
 const ca: Record<MessageKey, Entry> = {
@@ -102,6 +110,10 @@ const ca: Record<MessageKey, Entry> = {
   tookTheirs: (p) => `${p.label}: es conserva l'altre valor; el teu no s'ha desat.`,
   someoneEditing: 'Un altre usuari està editant aquest camp.',
   refreshed: (p) => `${p.label}: el camp mostra el valor desat per l'altre usuari.`,
+  required: 'obligatori',
+  mandatoryEmpty: (p) => `${p.label} és obligatori: no es pot deixar buit.`,
+  duplicateValue: (p) => `«${p.value}» ja és el valor de ${p.label} d'un altre registre.`,
+  openOther: (p) => `Obre aquest registre (${p.id})`,
 };
 
 const TABLES: Record<UiLang, Record<MessageKey, Entry>> = { en, es, ca };
