@@ -7,6 +7,8 @@
  *   tracked file is called, or a docs/ page that does not exist here);
  * - tracked run-time files: `*.pid`, `*.log`, the `data/` folder npm start creates (at the top, or
  *   any `data/work/` or `data/publication/`);
+ * - a tracked symbolic link (a link to a machine's folder, such as a worktree's node_modules,
+ *   replaces what is installed there when it is checked out);
  * - a NOTICE.md that does not list the production dependency tree of package-lock.json (and the
  *   packages the web client bundles): run `npm run notice`.
  * Every tracked text file is read, this one included; only the lockfile is skipped.
@@ -55,6 +57,14 @@ const OUTSIDE = [
   [/(?<![\w.~/-])\/(?:home|root|Users|work|srv\/build)\//, 'an absolute path of a machine'],
   [/\/tmp\/jar\b/, 'a temporary file outside the working directory'],
 ];
+for (const line of execFileSync('git', ['ls-files', '--cached', '-s', '-z'], {
+  cwd: root,
+  encoding: 'utf8',
+}).split('\0')) {
+  const [mode, , , ...name] = line.split(/\s+/);
+  if (mode === '120000')
+    problem(name.join(' '), 0, 'a tracked symbolic link: remove it from the index (git rm --cached)');
+}
 const shipped = new Set(files.map((f) => f.split('/').pop()));
 
 /** The anchors of a markdown file's headings, as GitHub makes them (duplicates get -1, -2, ...). */

@@ -5,7 +5,8 @@ import { runWorkCli } from './cli.js';
 loadEnvFile();
 runWorkCli(process.argv.slice(2), process.env)
   .then((r) => {
-    (r.exitCode === 0 ? console.log : console.error)(r.output);
+    if (r.raw !== undefined) process.stdout.write(r.raw);
+    if (r.output !== '') (r.exitCode === 0 ? console.log : console.error)(r.output);
     process.exitCode = r.exitCode;
   })
   .catch((err: unknown) => {

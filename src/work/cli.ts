@@ -3,6 +3,7 @@
  *
  *   unlock-user <username> [--address <address>]   lift login throttling of a username
  *   unlock-address <address>                       lift the cross-username lock of an address
+ *   ontology import|export ...                     Dédalo ontologies in and out (cli-ontology.ts)
  *
  * It reads the same environment (and `.env`) as the server and opens the same database. With the
  * embedded PGlite database, stop the server first: one process at a time may open it, and while
@@ -12,6 +13,8 @@
  */
 import { unlockLogin } from './auth/login-throttle.js';
 import { ROOT_USER_ID } from './bootstrap/bootstrap-database.js';
+import { ONTOLOGY_USAGE, parseOntologyCommand, runOntologyCommand } from './cli-ontology.js';
+import type { CliResult } from './cli-result.js';
 import { loadWorkConfig } from './config.js';
 import { MAINTENANCE_AREA } from './maintenance/access.js';
 import { logActivity } from './store/activity.js';
@@ -19,14 +22,13 @@ import { DataDirLocked } from './store/data-dir-lock.js';
 import { migrateSchema } from './store/migrate-schema.js';
 import { openSqlClient } from './store/open-sql-client.js';
 import { PgliteClient } from './store/pglite-client.js';
+import type { SqlClient } from './store/sql-client.js';
 
 const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
-       npm run work -- unlock-address <address>`;
+       npm run work -- unlock-address <address>
+${ONTOLOGY_USAGE}`;
 
-export interface CliResult {
-  exitCode: number;
-  output: string;
-}
+export type { CliResult };
 
 function parse(argv: readonly string[]): { username?: string; address?: string } | string {
   const [command, ...rest] = argv;
@@ -51,8 +53,21 @@ export async function runWorkCli(
   env: Record<string, string | undefined>,
   now: Date = new Date(),
 ): Promise<CliResult> {
+  if (argv[0] === 'ontology') {
+    const command = parseOntologyCommand(argv.slice(1));
+    if (typeof command === 'string') return { exitCode: 2, output: command };
+    return withDatabase(env, (db) => runOntologyCommand(db, command, now));
+  }
   const target = parse(argv);
   if (typeof target === 'string') return { exitCode: 2, output: target };
+  return withDatabase(env, (db) => unlock(db, target, now));
+}
+
+/** Opens (and migrates) the environment's database for one command, and closes it after. */
+async function withDatabase(
+  env: Record<string, string | undefined>,
+  run: (db: SqlClient) => Promise<CliResult>,
+): Promise<CliResult> {
   const config = loadWorkConfig(env);
   let db: Awaited<ReturnType<typeof openSqlClient>>;
   try {
@@ -73,32 +88,37 @@ export async function runWorkCli(
     : '';
   try {
     await migrateSchema(db);
-    const removed = await db.transaction(async (tx) => {
-      const n = await unlockLogin(tx, target);
-      await logActivity(tx, {
-        userId: ROOT_USER_ID,
-        what: 'unlock_login',
-        where: MAINTENANCE_AREA,
-        when: now,
-        data: { username: target.username ?? null, address: target.address ?? null, removed: n, via: 'cli' },
-      });
-      return n;
-    });
-    const who = [
-      target.username && `user "${target.username}"`,
-      target.address && `address ${target.address}`,
-    ]
-      .filter(Boolean)
-      .join(' from ');
-    return {
-      exitCode: 0,
-      output:
-        note +
-        (removed > 0
-          ? `Login unlocked for ${who} (${removed} throttle rows removed).`
-          : `Nothing was locked for ${who}.`),
-    };
+    const result = await run(db);
+    return note ? { ...result, output: note + result.output } : result;
   } finally {
     await db.close();
   }
+}
+
+async function unlock(
+  db: SqlClient,
+  target: { username?: string; address?: string },
+  now: Date,
+): Promise<CliResult> {
+  const removed = await db.transaction(async (tx) => {
+    const n = await unlockLogin(tx, target);
+    await logActivity(tx, {
+      userId: ROOT_USER_ID,
+      what: 'unlock_login',
+      where: MAINTENANCE_AREA,
+      when: now,
+      data: { username: target.username ?? null, address: target.address ?? null, removed: n, via: 'cli' },
+    });
+    return n;
+  });
+  const who = [target.username && `user "${target.username}"`, target.address && `address ${target.address}`]
+    .filter(Boolean)
+    .join(' from ');
+  return {
+    exitCode: 0,
+    output:
+      removed > 0
+        ? `Login unlocked for ${who} (${removed} throttle rows removed).`
+        : `Nothing was locked for ${who}.`,
+  };
 }

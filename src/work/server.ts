@@ -108,6 +108,13 @@ export async function startWorkServer(
         `took over the embedded database's lock left by process ${was.pid} (${was.command}, since ${was.started_at}), which is no longer running`,
       );
     }
+    if (ontology.notImplemented.length > 0) {
+      const models = [...new Set(ontology.notImplemented.map((n) => n.model))].sort();
+      app.log.info(
+        { elements: ontology.notImplemented.length, models },
+        'ontology elements whose model is not implemented are kept and shown read-only',
+      );
+    }
     const stopSweep = startSweepTimer(
       { db, dataDir: config.dataDir, clock, log: app.log },
       config.sweepIntervalSeconds * 1000,

@@ -252,6 +252,47 @@ describe.runIf(haveChromium)('component elements', () => {
     ]);
   });
 
+  it('number: the first value is inserted as a number, changed by id, removed when emptied', async () => {
+    await mount('component-number', ctx('mus7', 'component_number', 'Height (cm)'), item('mus7', []));
+    const input = page.getByRole('spinbutton', { name: 'Height (cm)' });
+    await input.fill('12.5');
+    await input.press('Tab');
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+    await input.fill('40');
+    await input.press('Tab');
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+    await input.fill('');
+    await input.press('Tab');
+    const changes = ((await saved()) as { changes: unknown[] }[]).map((s) => s.changes);
+    expect(changes).toEqual([
+      [{ action: 'insert', id: null, value: { id: null, lang: 'lg-nolan', value: 12.5 } }],
+      // The echo of the insert gave the item its place; the fake store echoes id null back.
+      [{ action: 'update', id: null, value: { id: null, lang: 'lg-nolan', value: 40 } }],
+      [{ action: 'remove', id: null, value: null }],
+    ]);
+  });
+
+  it('check box: each tick saves the whole list in the value list order', async () => {
+    const yes = { section_tipo: 'dd64', section_id: 1 };
+    const no = { section_tipo: 'dd64', section_id: 2 };
+    await mount('component-check-box', ctx('mus9', 'component_check_box', 'Materials'), {
+      ...item('mus9', [no]),
+      datalist: [
+        { value: yes, label: 'Wood' },
+        { value: no, label: 'Iron' },
+      ],
+    });
+    expect(await page.getByRole('checkbox', { name: 'Iron' }).isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Wood' }).check();
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: 'Iron' }).uncheck();
+    const changes = ((await saved()) as { changes: unknown[] }[]).map((s) => s.changes);
+    expect(changes).toEqual([
+      [{ action: 'set_data', value: [yes, no] }],
+      [{ action: 'set_data', value: [yes] }],
+    ]);
+  });
+
   it('security access: a section row sets every field of the section', async () => {
     await mount(
       'component-security-access',

@@ -21,6 +21,7 @@ const APIS = [
   'dd_utils_api',
   'dd_area_maintenance_api',
   'dd_diffusion_api',
+  'dd_ontology_api',
   'dd_nope',
   '',
 ];
@@ -38,6 +39,8 @@ const ACTIONS = [
   'list_uploaded_files',
   'get_widget_value',
   'update_lock_components_state',
+  'import_ontology',
+  'export_ontology',
   'get_diffusion_info',
   'nope',
 ];

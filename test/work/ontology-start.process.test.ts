@@ -28,7 +28,7 @@ describe('start:work on a broken ontology', () => {
     const env = { WORK_DATA_DIR: join(dir, 'work'), PORT: '0', LOG_LEVEL: 'warn' };
     const db = await openSqlClient(loadWorkConfig(env).database);
     await bootstrapDatabase(db, loadOntology(), { rootPassword: TEST_ROOT_PASSWORD });
-    await db.query(`UPDATE dd_ontology SET model = 'component_imput_text' WHERE tipo = 'oh14'`);
+    await db.query(`UPDATE dd_ontology SET model = 'Component_Input_Text' WHERE tipo = 'oh14'`);
     await db.query(`UPDATE dd_ontology SET parent = 'zz1' WHERE tipo = 'oh16'`);
     await db.close();
 
@@ -44,7 +44,7 @@ describe('start:work on a broken ontology', () => {
     expect(code).toBe(1);
     expect(out).not.toContain('listening');
     expect(err).toContain('Invalid ontology (2 problems):');
-    expect(err).toContain('- oh14 has an unknown model "component_imput_text"');
+    expect(err).toContain('- oh14 has a model "Component_Input_Text" that is not a model name');
     expect(err).toContain('- oh16 has a missing parent zz1');
     expect(err).not.toMatch(/\n\s+at /); // no stack trace
   }, 90_000);

@@ -136,10 +136,10 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     const refused: string[][] = [];
     const live = await LiveOntology.open(db, (problems) => refused.push(problems));
     const good = await live.current();
-    await db.query(`UPDATE dd_ontology SET model = 'component_imput_text' WHERE tipo = 'oh14'`);
+    await db.query(`UPDATE dd_ontology SET model = 'Component_Input_Text' WHERE tipo = 'oh14'`);
     expect(await live.current()).toBe(good);
     expect(await live.current()).toBe(good);
-    expect(refused).toEqual([['oh14 has an unknown model "component_imput_text"']]);
+    expect(refused).toEqual([['oh14 has a model "Component_Input_Text" that is not a model name']]);
     // Fixed: loaded again.
     await db.query(`UPDATE dd_ontology SET model = 'component_input_text' WHERE tipo = 'oh14'`);
     const fixed = await live.current();
@@ -151,7 +151,7 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     fresh = await freshDatabase();
     const db = await fresh.open();
     await bootstrapDatabase(db, loadOntology(), { rootPassword: TEST_ROOT_PASSWORD });
-    await db.query(`UPDATE dd_ontology SET model = 'component_imput_text' WHERE tipo = 'oh14'`);
+    await db.query(`UPDATE dd_ontology SET model = 'Component_Input_Text' WHERE tipo = 'oh14'`);
     await db.query(`UPDATE dd_ontology SET parent = 'zz1' WHERE tipo = 'oh16'`);
     await db.query(`UPDATE dd_ontology SET relations = '[{"tipo": "oh14"}]' WHERE tipo = 'oh24'`);
     await db.query(
@@ -166,7 +166,7 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     expect(error).toBeInstanceOf(OntologyError);
     expect((error as OntologyError).problems).toEqual([
       'xx1 belongs to the TLD xx, which is not registered',
-      'oh14 has an unknown model "component_imput_text"',
+      'oh14 has a model "Component_Input_Text" that is not a model name',
       'oh24 targets oh14, not a section',
       'oh16 has a missing parent zz1',
     ]);

@@ -80,7 +80,7 @@ describe('ontology seed', () => {
       nodes: [
         ...DEFAULT_ONTOLOGY.nodes,
         { tipo: 'oh99', parent: 'oh1', model: 'component_portal', label: { 'lg-eng': 'x' } },
-        { tipo: 'oh98', parent: 'zz1', model: 'component_imput_text', label: { 'lg-eng': 'y' } },
+        { tipo: 'oh98', parent: 'zz1', model: 'component input text', label: { 'lg-eng': 'y' } },
         {
           tipo: 'oh97',
           parent: 'oh1',
@@ -100,9 +100,34 @@ describe('ontology seed', () => {
     expect(error).toBeInstanceOf(OntologyError);
     expect((error as OntologyError).problems).toEqual([
       'oh99 (component_portal) needs target_section_tipo',
-      'oh98 has an unknown model "component_imput_text"',
+      'oh98 has a model "component input text" that is not a model name',
       'oh98 has a missing parent zz1',
       'oh97 targets oh14, not a section',
     ]);
+  });
+
+  it('keeps elements whose model is not implemented, with their relations, and lists them', () => {
+    const ontology = loadOntology({
+      ...DEFAULT_ONTOLOGY,
+      nodes: [
+        ...DEFAULT_ONTOLOGY.nodes,
+        { tipo: 'oh95', parent: 'oh1', model: 'component_geolocation', label: { 'lg-eng': 'Place' } },
+        {
+          tipo: 'oh94',
+          parent: 'oh1',
+          model: 'section_list',
+          target_section_tipo: ['oh14', 'oh16'],
+          label: { 'lg-eng': 'List' },
+        },
+      ],
+    });
+    expect(ontology.notImplemented.map((n) => [n.tipo, n.model])).toEqual([
+      ['oh95', 'component_geolocation'],
+      ['oh94', 'section_list'],
+    ]);
+    expect(ontology.node('oh94')?.target_section_tipo).toEqual(['oh14', 'oh16']);
+    // Not a component the engine reads or writes: forms and searches never meet it as one.
+    expect(ontology.sectionComponents('oh1').map((c) => c.tipo)).not.toContain('oh95');
+    expect(ontology.sectionOf('oh95')?.tipo).toBe('oh1');
   });
 });

@@ -37,11 +37,13 @@ const en = {
   empty: '(empty)',
   tookTheirs: (p: Params) => `${p.label}: the other value is kept; yours was not saved.`,
   someoneEditing: 'Another user is editing this field.',
+  notANumber: 'This is not a number: type digits, with a decimal point or comma.',
   refreshed: (p: Params) => `${p.label}: the field shows the value saved by the other user.`,
   required: 'required',
   mandatoryEmpty: (p: Params) => `${p.label} is required: it cannot be left empty.`,
   duplicateValue: (p: Params) => `“${p.value}” is already the ${p.label} of another record.`,
   openOther: (p: Params) => `Open that record (${p.id})`,
+  modelNotImplemented: (p: Params) => `This field's kind (${p.model}) cannot be edited here.`,
 } satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof en;
@@ -74,11 +76,13 @@ const es: Record<MessageKey, Entry> = {
   empty: '(vacío)',
   tookTheirs: (p) => `${p.label}: se conserva el otro valor; el tuyo no se ha guardado.`,
   someoneEditing: 'Otro usuario está editando este campo.',
+  notANumber: 'Esto no es un número: escriba cifras, con coma o punto decimal.',
   refreshed: (p) => `${p.label}: el campo muestra el valor guardado por el otro usuario.`,
   required: 'obligatorio',
   mandatoryEmpty: (p) => `${p.label} es obligatorio: no puede quedar vacío.`,
   duplicateValue: (p) => `«${p.value}» ya es el valor de ${p.label} de otro registro.`,
   openOther: (p) => `Abrir ese registro (${p.id})`,
+  modelNotImplemented: (p) => `El tipo de este campo (${p.model}) no se puede editar aquí.`,
 };
 
 const ca: Record<MessageKey, Entry> = {
@@ -109,11 +113,13 @@ const ca: Record<MessageKey, Entry> = {
   empty: '(buit)',
   tookTheirs: (p) => `${p.label}: es conserva l'altre valor; el teu no s'ha desat.`,
   someoneEditing: 'Un altre usuari està editant aquest camp.',
+  notANumber: 'Això no és un nombre: escriviu xifres, amb coma o punt decimal.',
   refreshed: (p) => `${p.label}: el camp mostra el valor desat per l'altre usuari.`,
   required: 'obligatori',
   mandatoryEmpty: (p) => `${p.label} és obligatori: no es pot deixar buit.`,
   duplicateValue: (p) => `«${p.value}» ja és el valor de ${p.label} d'un altre registre.`,
   openOther: (p) => `Obre aquest registre (${p.id})`,
+  modelNotImplemented: (p) => `El tipus d'aquest camp (${p.model}) no es pot editar aquí.`,
 };
 
 const TABLES: Record<UiLang, Record<MessageKey, Entry>> = { en, es, ca };

@@ -63,3 +63,40 @@ export class ComponentRadioButton extends ComponentSelect {
   }
 }
 customElements.define('component-radio-button', ComponentRadioButton);
+
+/**
+ * component_check_box: any number of the value list's options; each tick saves the whole new
+ * list (`set_data`) in the value list's order.
+ */
+export class ComponentCheckBox extends ComponentSelect {
+  private get chosen(): Set<string> {
+    return new Set((this.entries as Locator[]).map(keyOf));
+  }
+
+  private async toggle(key: string, on: boolean) {
+    const chosen = this.chosen;
+    if (on) chosen.add(key);
+    else chosen.delete(key);
+    await this.save([
+      {
+        action: 'set_data',
+        value: this.options
+          .filter((o) => chosen.has(keyOf(o.value)))
+          .map((o) => ({ section_tipo: o.value.section_tipo, section_id: o.value.section_id })),
+      },
+    ]);
+  }
+
+  override render() {
+    const chosen = this.chosen;
+    return this.frame(
+      html`<div role="group" aria-labelledby="${this.uid}-label" class="row">
+        ${this.options.map(
+          (o) => html`<label><input type="checkbox" .checked=${chosen.has(keyOf(o.value))}
+            ?disabled=${this.readOnly} @change=${(e: Event) => this.toggle(keyOf(o.value), (e.target as HTMLInputElement).checked)} /> ${o.label}</label>`,
+        )}
+      </div>`,
+    );
+  }
+}
+customElements.define('component-check-box', ComponentCheckBox);

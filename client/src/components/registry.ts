@@ -6,6 +6,7 @@ import './component-date.js';
 import './component-filter.js';
 import './component-input-text.js';
 import './component-media.js';
+import './component-number.js';
 import './component-password.js';
 import './component-portal.js';
 import './component-readonly.js';

@@ -17,6 +17,7 @@ import { diffuseAction } from './diffusion/diffuse.js';
 import { getDiffusionInfoAction } from './diffusion/get-diffusion-info.js';
 import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
 import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
+import { exportOntologyAction, importOntologyAction } from './ontology/ontology-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -53,6 +54,11 @@ export function workActions(): ActionRegistry {
       lock_components_actions: lockComponentsActionsAction,
       get_widget_value: getWidgetValueAction,
       widget_request: widgetRequestAction,
+    },
+    // global admins only: Dédalo ontologies in and out (docs/ontology.md)
+    dd_ontology_api: {
+      import_ontology: importOntologyAction,
+      export_ontology: exportOntologyAction,
     },
     dd_diffusion_api: {
       diffuse: diffuseAction,

@@ -10,7 +10,7 @@
  * first two list columns of its target section.
  */
 import type { UserAccess } from '../auth/permissions.js';
-import { isAreaModel, isComponentModel } from '../ontology/component-models.js';
+import { isAreaModel, isComponentModel, isUnimplementedComponent } from '../ontology/component-models.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
 import type { ContextEntry, Ddo } from '../read/read-types.js';
@@ -47,7 +47,7 @@ export function labelOf(node: OntologyNode, lang: string): string {
 export function elementType(node: OntologyNode): string {
   if (node.model === 'section') return 'section';
   if (isAreaModel(node.model)) return 'area';
-  if (isComponentModel(node.model)) return 'component';
+  if (isComponentModel(node.model) || isUnimplementedComponent(node.model)) return 'component';
   if (node.model === 'section_group') return 'grouper';
   if (node.model.startsWith('tool_')) return 'tool';
   return node.model;
@@ -89,7 +89,7 @@ export function portalColumns(ontology: Ontology, portal: OntologyNode): Ddo[] {
  */
 export function defaultDdoMap(ontology: Ontology, sectionTipo: string, mode: string): Ddo[] {
   const components =
-    mode === 'edit' ? [...ontology.sectionComponents(sectionTipo)] : listColumns(ontology, sectionTipo);
+    mode === 'edit' ? [...ontology.sectionEditComponents(sectionTipo)] : listColumns(ontology, sectionTipo);
   return components.flatMap((c) => {
     const own: Ddo = { tipo: c.tipo, section_tipo: sectionTipo, parent: sectionTipo, mode, model: c.model };
     return PORTAL_MODELS.has(c.model) ? [own, ...portalColumns(ontology, c)] : [own];
@@ -208,6 +208,18 @@ export function elementContext(
       request_config: sectionRequestConfig(ontology, node, mode, lang, limit),
       columns_map: columnsMap(ontology, ddoMap, node.tipo, lang),
       sqo_session: null,
+    };
+  }
+  if (isUnimplementedComponent(node.model)) {
+    // Shown with its label and stored value, never edited: at most read access, and a flag the
+    // client shows a note for.
+    return {
+      ...base,
+      lang: NO_LANG,
+      permissions: Math.min(base.permissions as number, 1),
+      translatable: false,
+      sortable: false,
+      model_not_implemented: true,
     };
   }
   if (isComponentModel(node.model)) {

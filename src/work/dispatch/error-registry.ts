@@ -372,6 +372,32 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Another publish run to this target is in progress; try again when it has finished',
   },
+  'ontology.import_invalid': {
+    category: 'validation',
+    label_key: 'error_ontology_import_invalid',
+    retryable: false,
+    message:
+      'The ontology file cannot be imported (unreadable, problems in its rows, or several TLDs and none named); details list the problems',
+  },
+  'ontology.import_broken': {
+    category: 'conflict',
+    label_key: 'error_ontology_import_broken',
+    retryable: false,
+    message:
+      'Importing this TLD would leave the ontology broken; nothing was written; details list the problems',
+  },
+  'ontology.tld_not_installed': {
+    category: 'not_found',
+    label_key: 'error_ontology_tld_not_installed',
+    retryable: false,
+    message: 'The ontology holds no element of this TLD',
+  },
+  'component.model_not_implemented': {
+    category: 'validation',
+    label_key: 'error_component_model_not_implemented',
+    retryable: false,
+    message: "This component's model is not implemented here: it is shown read-only and cannot be saved",
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

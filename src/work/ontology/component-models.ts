@@ -59,3 +59,12 @@ export function isComponentModel(model: string): model is ComponentModelName {
 export function isAreaModel(model: string): boolean {
   return model === 'area' || model.startsWith('area_');
 }
+
+/**
+ * A `component_*` element whose model is not implemented here (component_geolocation,
+ * component_iri, ... of an imported ontology): a section read shows it read-only, with its
+ * stored value (the `misc` column under its tipo); saves to it are refused.
+ */
+export function isUnimplementedComponent(model: string): boolean {
+  return model.startsWith('component_') && !isComponentModel(model);
+}

@@ -14,8 +14,9 @@
  */
 
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
+import { COMPONENT_MODELS, isComponentModel } from './component-models.js';
 import { defaultOntologySource } from './default-ontology.js';
-import { loadOntology, type Ontology, OntologyError } from './load-ontology.js';
+import { isImplementedModel, loadOntology, type Ontology, OntologyError } from './load-ontology.js';
 import { type OntologyNode, type OntologySeed, tldOf } from './ontology-schema.js';
 
 /** Arbitrary constant shared by every instance: "the default ontology is being installed". */
@@ -120,6 +121,9 @@ interface StoredOntology {
   problems: string[];
 }
 
+const takesTargets = (model: string) =>
+  isComponentModel(model) ? COMPONENT_MODELS[model].relation : !isImplementedModel(model);
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -150,7 +154,9 @@ function sourceFromRows(
       }
     }
     let targets: string[] | undefined;
-    if (row.relations !== null) {
+    // Dédalo gives relations other meanings on other models (a section's link to its matrix
+    // table node, a list's columns): only a relation component's relations are its targets.
+    if (row.relations !== null && takesTargets(row.model)) {
       if (!Array.isArray(row.relations)) problems.push(`${row.tipo}: relations is not a list`);
       else targets = row.relations.map((r) => (isObject(r) ? String(r.tipo) : String(r)));
       if (targets?.length === 0) targets = undefined;

@@ -22,7 +22,11 @@ import {
   PORTAL_MODELS,
   portalColumns,
 } from '../context/element-context.js';
-import { COMPONENT_MODELS, isComponentModel } from '../ontology/component-models.js';
+import {
+  COMPONENT_MODELS,
+  isComponentModel,
+  isUnimplementedComponent,
+} from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
 import { componentItems, componentVersion, type MatrixRow, readRecords } from '../store/record-rows.js';
@@ -56,6 +60,8 @@ export function rowInScope(ontology: Ontology, access: UserAccess, row: MatrixRo
 
 /** A component's entries as a read shows them (see the module comment). */
 export function componentEntries(node: OntologyNode, row: MatrixRow, lang: string, mode: string): unknown[] {
+  // A model not implemented here: whatever is stored under its tipo, untouched.
+  if (isUnimplementedComponent(node.model)) return componentItems(row, 'misc', node.tipo);
   if (!isComponentModel(node.model)) return [];
   if (node.model === 'component_password') return [];
   const items = componentItems(row, COMPONENT_MODELS[node.model].column, node.tipo);
@@ -133,7 +139,7 @@ export class PageBuilder {
     const valueLists = new Set<string>();
     for (const ddo of top) {
       const node = this.ontology.node(ddo.tipo);
-      if (!node || !isComponentModel(node.model)) continue;
+      if (!node || !(isComponentModel(node.model) || isUnimplementedComponent(node.model))) continue;
       if (this.access.level(sectionTipo, node.tipo) < 1) continue;
       const ddoMode = ddo.mode ?? mode;
       this.addContext(
@@ -144,7 +150,7 @@ export class PageBuilder {
           { mode: ddoMode, lang },
         ),
       );
-      const relation = COMPONENT_MODELS[node.model].relation;
+      const relation = isComponentModel(node.model) && COMPONENT_MODELS[node.model].relation;
       if (DATALIST_MODELS.has(node.model)) for (const t of node.target_section_tipo ?? []) valueLists.add(t);
       for (const row of rows) {
         const entries = componentEntries(node, row, lang, ddoMode);

@@ -43,7 +43,7 @@ describe('ontology fixtures', () => {
     expect(withoutExtra(nodes)).toEqual(sample);
     expect(report.problems).toEqual([]);
     expect(report.unresolved_models).toEqual([]);
-    expect(report.nodes_per_tld).toEqual({ dd: sample.filter((n) => n.tld === 'dd').length, mus: 46 });
+    expect(report.nodes_per_tld).toEqual({ dd: sample.filter((n) => n.tld === 'dd').length, mus: 47 });
   });
 
   it('keeps the jer_dd columns it does not map (not the serial id)', () => {
@@ -55,14 +55,14 @@ describe('ontology fixtures', () => {
 
   it('selects one TLD and still resolves the models of another', () => {
     const { nodes, report } = read('mus.jer_dd.sql', 'mus');
-    expect(nodes).toHaveLength(46);
+    expect(nodes).toHaveLength(47);
     expect(nodes.every((n) => n.tld === 'mus' && n.model !== null)).toBe(true);
     expect(report.tld).toBe('mus');
     for (const model of Object.keys(COMPONENT_MODELS)) expect(report.models_used[model]).toBeGreaterThan(0);
     expect(Object.keys(report.models_not_implemented).sort()).toEqual(
       UNIMPLEMENTED_IN_FIXTURE.filter((m) => m !== 'matrix_table').sort(),
     );
-    expect(report.relations_to_missing_tlds).toEqual({ rsc: 1, ts: 1 });
+    expect(report.relations_to_missing_tlds).toEqual({ rsc: 1, ts: 1, numisdata: 2 });
     expect(nodes.find((n) => n.tipo === 'mus4')).toMatchObject({
       model: 'component_input_text',
       properties: { mandatory: true, unique: true },
@@ -70,6 +70,8 @@ describe('ontology fixtures', () => {
         'lg-spa': 'Número de inventario',
         'lg-cat': "Número d'inventari",
         'lg-eng': 'Inventory number',
+        'lg-fra': "Numéro d'inventaire",
+        'lg-ita': 'Numero di inventario',
       },
     });
     expect(nodes.find((n) => n.tipo === 'mus6')?.properties).toMatchObject({

@@ -6,6 +6,7 @@
 import { assertCan, type PermissionAction, type UserAccess } from '../../auth/permissions.js';
 import type { ActionContext } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
+import { isUnimplementedComponent } from '../../ontology/component-models.js';
 import type { OntologyNode } from '../../ontology/ontology-schema.js';
 import type { MatrixTable } from '../../store/matrix-tables.js';
 import { type RecordKey, recordExists } from '../../store/records.js';
@@ -41,6 +42,14 @@ export function requireComponent(
   const node = ctx.ontology.node(value);
   if (!node)
     throw new WorkError('element.unknown_tipo', `${path} "${value.slice(0, 64)}" is not in the ontology`);
+  if (ctx.ontology.sectionOf(value)?.tipo === section.tipo && isUnimplementedComponent(node.model)) {
+    throw new WorkError(
+      'component.model_not_implemented',
+      `${path} "${value}" is a ${node.model}, a model this archive does not implement: it is shown read-only and cannot be changed`,
+      undefined,
+      { model: node.model },
+    );
+  }
   if (
     ctx.ontology.sectionOf(value)?.tipo !== section.tipo ||
     ctx.ontology.dataColumnOf(value) === undefined

@@ -1,7 +1,8 @@
 /**
  * Ontologies for the reader tests, written for them from the model list (no Dédalo data): the
  * fixture TLD `mus` (a small museum catalogue covering every model the archive implements, some
- * it does not, relations into other TLDs, mandatory/unique properties, labels in es/ca/en), and a
+ * it does not, relations into other TLDs (numisdata is never installed), mandatory/unique
+ * properties, labels in es/ca/en and on a few nodes fr and it, which the archive does not offer), and a
  * generator of large ontologies (20,000 nodes over 40 TLDs by default).
  */
 import { COMPONENT_MODELS } from '../../../../src/work/ontology/component-models.js';
@@ -69,14 +70,30 @@ export function museumOntology(): ImportNode[] {
     more: Partial<ImportNode> = {},
   ): ImportNode => node({ tipo, parent, model, term, order: ++order, ...more });
   const mus: ImportNode[] = [
-    c('mus1', '', 'area', L('Museo', 'Museu', 'Museum'), { parent: null }),
-    c('mus2', 'mus1', 'section', L('Objetos', 'Objectes', 'Objects'), { relations: ['dd9100'] }),
+    c(
+      'mus1',
+      '',
+      'area',
+      { ...L('Museo', 'Museu', 'Museum'), 'lg-fra': 'Musée', 'lg-ita': 'Museo' },
+      { parent: null },
+    ),
+    c(
+      'mus2',
+      'mus1',
+      'section',
+      { ...L('Objetos', 'Objectes', 'Objects'), 'lg-fra': 'Objets', 'lg-ita': 'Oggetti' },
+      { relations: ['dd9100'] },
+    ),
     c('mus3', 'mus2', 'section_group', L('Identificación', 'Identificació', 'Identification')),
     c(
       'mus4',
       'mus3',
       'component_input_text',
-      L('Número de inventario', "Número d'inventari", 'Inventory number'),
+      {
+        ...L('Número de inventario', "Número d'inventari", 'Inventory number'),
+        'lg-fra': "Numéro d'inventaire",
+        'lg-ita': 'Numero di inventario',
+      },
       {
         properties: { mandatory: true, unique: true },
       },
@@ -115,7 +132,7 @@ export function museumOntology(): ImportNode[] {
       relations: ['mus50'],
     }),
     c('mus17', 'mus10', 'component_relation_index', L('Indexación', 'Indexació', 'Indexing'), {
-      relations: ['ts1'],
+      relations: ['ts1', 'numisdata3'],
     }),
     c('mus18', 'mus2', 'section_group', L('Medios', 'Mitjans', 'Media')),
     c('mus19', 'mus18', 'component_image', L('Imagen', 'Imatge', 'Image')),
@@ -142,6 +159,7 @@ export function museumOntology(): ImportNode[] {
     c('mus33', 'mus30', 'component_portal', L('Objetos expuestos', 'Objectes exposats', 'Objects shown'), {
       relations: ['mus2'],
     }),
+    c('mus35', 'mus30', 'component_portal', L('Monedas', 'Monedes', 'Coins'), { relations: ['numisdata1'] }),
     c('mus34', 'mus30', 'button_new', L('Nueva exposición', 'Nova exposició', 'New exhibition')),
     c('mus40', 'mus1', 'section', L('Materiales', 'Materials', 'Materials'), { relations: ['dd9100'] }),
     c('mus41', 'mus40', 'component_input_text', L('Material', 'Material', 'Material'), {
