@@ -58,7 +58,7 @@ export class ComponentBase extends LitElement {
       .status.saved { color: var(--ok); }
       .status.failed { color: var(--bad); }
       .locked { color: var(--warn); font-size: 0.9em; }
-      .required { color: var(--bad); font-weight: 700; margin-left: 0.15rem; }
+      .required { color: var(--bad); font-weight: 700; margin-left: -0.4rem; }
       .refusal { margin: 0.3rem 0; color: var(--bad); }
       .refusal a { font-weight: 600; }
       .values { display: grid; gap: 0.35rem; }
@@ -508,11 +508,13 @@ export class ComponentBase extends LitElement {
   /** The label row (with the language of a translatable component) and the status. */
   protected frame(body: unknown, labelFor?: string): TemplateResult {
     const label = this.context.label as string;
+    // Beside the label, not in it: the label stays the component's name (its inputs are named by
+    // it); assistive technology learns "required" from aria-required on the inputs.
     const marker = this.mandatory
-      ? html`<span class="required" aria-hidden="true" title=${t('required')}>*</span><span class="visually-hidden" lang=${uiLang()}> (${t('required')})</span>`
+      ? html`<span class="required" aria-hidden="true" title=${t('required')}>*</span>`
       : '';
     return html`<div class="head">
-        ${labelFor ? html`<label class="label" for=${labelFor}>${label}${marker}</label>` : html`<span class="label" id="${this.uid}-label">${label}${marker}</span>`}
+        ${labelFor ? html`<label class="label" for=${labelFor}>${label}</label>` : html`<span class="label" id="${this.uid}-label">${label}</span>`}${marker}
         ${this.context.translatable === true ? html`<span class="lang" title="Data language">${this.itemLang}</span>` : ''}
         ${this.renderStatus()}
       </div>
