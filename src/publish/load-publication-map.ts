@@ -67,7 +67,7 @@ function checkColumn(
   let holder = table.section_tipo;
   if (column.via) {
     const via = ontology.node(column.via);
-    if (!via) return void out.push(`${at}.via: unknown tipo ${column.via}`);
+    if (!via) return void out.push(`${at}.via: ${column.via} is not in the ontology`);
     if (ontology.sectionOf(column.via)?.tipo !== table.section_tipo)
       return void out.push(`${at}.via: ${column.via} is not a component of ${table.section_tipo}`);
     const targets = via.target_section_tipo ?? [];
@@ -76,7 +76,7 @@ function checkColumn(
     holder = targets[0]!;
   }
   const node = ontology.node(column.component);
-  if (!node) return void out.push(`${at}.component: unknown tipo ${column.component}`);
+  if (!node) return void out.push(`${at}.component: ${column.component} is not in the ontology`);
   if (ontology.sectionOf(node.tipo)?.tipo !== holder)
     return void out.push(`${at}.component: ${column.component} is not a component of ${holder}`);
   const spec = componentSpec(ontology, node);
@@ -102,13 +102,13 @@ function checkAgainstOntology(map: PublicationMap, ontology: Ontology): string[]
     const section = ontology.node(table.section_tipo);
     if (section?.model !== 'section') {
       out.push(
-        `${at}.section_tipo: ${section ? `${table.section_tipo} is not a section` : `unknown tipo ${table.section_tipo}`}`,
+        `${at}.section_tipo: ${section ? `${table.section_tipo} is not a section` : `${table.section_tipo} is not in the ontology`}`,
       );
       return;
     }
     if (table.publishable) {
       const node = ontology.node(table.publishable);
-      if (!node) out.push(`${at}.publishable: unknown tipo ${table.publishable}`);
+      if (!node) out.push(`${at}.publishable: ${table.publishable} is not in the ontology`);
       else if (ontology.sectionOf(node.tipo)?.tipo !== table.section_tipo)
         out.push(`${at}.publishable: ${table.publishable} is not a component of ${table.section_tipo}`);
       else if (!(node.target_section_tipo ?? []).includes('dd64'))
@@ -186,14 +186,24 @@ export function checkPublicationMap(raw: unknown, ontology: Ontology, source = '
   };
 }
 
-/** The map a run uses: the file at `path` (JSON) when given, else the default map. */
-export function loadPublicationMap(ontology: Ontology, path?: string): CheckedMap {
-  if (!path) return checkPublicationMap(DEFAULT_PUBLICATION_MAP, ontology);
-  let raw: unknown;
+/** A map as read, before any check: the parsed JSON and where it came from (for messages). */
+export interface PublicationMapSource {
+  raw: unknown;
+  source: string;
+}
+
+/** Reads the file at `path` (JSON) when given, else takes the default map; nothing is checked. */
+export function readPublicationMap(path?: string): PublicationMapSource {
+  if (!path) return { raw: DEFAULT_PUBLICATION_MAP, source: 'default map' };
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    return { raw: JSON.parse(readFileSync(path, 'utf8')), source: path };
   } catch (err) {
     throw new PublicationMapError(path, [`cannot read it as JSON: ${(err as Error).message}`]);
   }
-  return checkPublicationMap(raw, ontology, path);
+}
+
+/** The map a run uses: the file at `path` (JSON) when given, else the default map. */
+export function loadPublicationMap(ontology: Ontology, path?: string): CheckedMap {
+  const { raw, source } = readPublicationMap(path);
+  return checkPublicationMap(raw, ontology, source);
 }

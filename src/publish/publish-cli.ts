@@ -2,7 +2,12 @@
  * `npm run publish -- [--target <name>] [--section <tipo>] [--id <n>] [--since <ISO>|last]
  * [--rebuild] [--print-map]`: publishes from the work database (the same WORK_DB_URL /
  * WORK_DATA_DIR the work server uses) to a target named in PUBLISH_TARGETS. With no run option
- * it publishes what changed since the target's last run (everything, the first time).
+ * it publishes what changed since the target's last run (everything, the first time). The
+ * ontology is the one stored in that database (dd_ontology), as the work server reads it, and
+ * the map is checked against it before anything is written.
+ *
+ * `--print-map` prints the default map; `--print-map --section <tipo>` prints a starting map for
+ * that section made from the stored ontology (starter-map.ts).
  *
  * A progress bar on a terminal (cli-progress), one plain line per tenth otherwise; a summary at
  * the end. Exit status: 0 done; 1 some records failed to map (listed; the watermark stays);
@@ -14,15 +19,18 @@ import cliProgress from 'cli-progress';
 import { ConfigError } from '../common/config-error.js';
 import { loadEnvFile } from '../common/env-file.js';
 import { loadWorkConfig } from '../work/config.js';
-import { loadOntology } from '../work/ontology/load-ontology.js';
+import { loadOntology, type Ontology, OntologyError } from '../work/ontology/load-ontology.js';
+import { loadStoredOntology } from '../work/ontology/ontology-store.js';
 import { DataDirLocked } from '../work/store/data-dir-lock.js';
 import { migrateSchema } from '../work/store/migrate-schema.js';
 import { openSqlClient } from '../work/store/open-sql-client.js';
+import type { SqlQueryable } from '../work/store/sql-client.js';
 import { DEFAULT_PUBLICATION_MAP } from './default-publication-map.js';
 import { loadPublicationMap, PublicationMapError } from './load-publication-map.js';
 import { describeTarget, loadPublishConfig, writerFor } from './publish-targets.js';
 import { TargetUnavailable } from './publish-writer.js';
 import { type PublishProgress, type PublishRequest, PublishRequestError, runPublish } from './run-publish.js';
+import { starterMap } from './starter-map.js';
 import { TargetBusy } from './target-lock.js';
 
 const USAGE = `usage: npm run publish -- [--target <name>] [--section <tipo> [--id <n>]] [--since <ISO date>|last] [--rebuild] [--print-map]`;
@@ -72,6 +80,35 @@ function parseRequest(argv: string[]): { request: PublishRequest; target?: strin
   return { request, target: values.target as string | undefined, printMap: values['print-map'] === true };
 }
 
+/**
+ * The ontology stored in the work database, checked. A database no work server has started on
+ * yet holds none: its default content is what that server would install, so it is used as is.
+ */
+async function storedOntology(db: SqlQueryable): Promise<Ontology> {
+  const { rowCount } = await db.query('SELECT 1 FROM dd_ontology LIMIT 1');
+  if (rowCount === 0) return loadOntology();
+  return (await loadStoredOntology(db)).ontology;
+}
+
+/** `--print-map --section <tipo>`: a starting map for that section, from the stored ontology. */
+async function printStarterMap(sectionTipo: string): Promise<number> {
+  const db = await openSqlClient(loadWorkConfig(process.env).database);
+  try {
+    await migrateSchema(db);
+    const ontology = await storedOntology(db);
+    let map: ReturnType<typeof starterMap>;
+    try {
+      map = starterMap(ontology, sectionTipo);
+    } catch (err) {
+      throw new UsageError(`--section ${sectionTipo}: ${(err as Error).message}`);
+    }
+    process.stdout.write(`${JSON.stringify(map, null, 2)}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
 function progressReporter(): { update(p: PublishProgress): void; stop(): void } {
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
@@ -113,6 +150,7 @@ async function main(): Promise<number> {
   loadEnvFile();
   const { request, target: targetName, printMap } = parseRequest(process.argv.slice(2));
   if (printMap) {
+    if (request.sectionTipo !== undefined) return printStarterMap(request.sectionTipo);
     process.stdout.write(`${JSON.stringify(DEFAULT_PUBLICATION_MAP, null, 2)}\n`);
     return 0;
   }
@@ -124,13 +162,14 @@ async function main(): Promise<number> {
       `unknown target "${name}"; PUBLISH_TARGETS names: ${[...publishConfig.targets.keys()].join(', ')}`,
     );
   }
-  const ontology = loadOntology();
-  const map = loadPublicationMap(ontology, publishConfig.mapPath);
   const workConfig = loadWorkConfig(process.env);
   const db = await openSqlClient(workConfig.database);
   const progress = progressReporter();
   try {
     await migrateSchema(db);
+    // The archive's own ontology, and the map checked against it before anything is written.
+    const ontology = await storedOntology(db);
+    const map = loadPublicationMap(ontology, publishConfig.mapPath);
     const what = request.rebuild
       ? 'full rebuild'
       : request.sectionTipo
@@ -191,7 +230,8 @@ main().then(
       err instanceof UsageError ||
       err instanceof PublishRequestError ||
       err instanceof ConfigError ||
-      err instanceof PublicationMapError
+      err instanceof PublicationMapError ||
+      err instanceof OntologyError
     ) {
       console.error(err.message);
       process.exit(2);

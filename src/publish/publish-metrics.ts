@@ -22,6 +22,7 @@ export function observedPublisher(publisher: Publisher, observe: PublishRunObser
     defaultTarget: publisher.defaultTarget,
     targetNames: publisher.targetNames,
     map: publisher.map,
+    mapFor: (ontology) => publisher.mapFor(ontology),
     target: (name) => publisher.target(name),
     publish: async (db, request, options = {}) => {
       const name = options.target ?? publisher.defaultTarget;

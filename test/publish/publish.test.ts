@@ -121,7 +121,7 @@ describe('publication map', () => {
       error = err;
     }
     expect((error as PublicationMapError).problems).toEqual([
-      'tables[0].columns[1].component: unknown tipo oh999',
+      'tables[0].columns[1].component: oh999 is not in the ontology',
       'tables[1].columns[0].value: "ids" cannot be read from rsc85 (component_input_text)',
     ]);
   });

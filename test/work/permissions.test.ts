@@ -9,7 +9,9 @@ import {
 } from '../../src/work/auth/permissions.js';
 import { bootstrapDatabase } from '../../src/work/bootstrap/bootstrap-database.js';
 import type { AccessItem, AccessLevel } from '../../src/work/bootstrap/default-profiles.js';
+import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
+import { insertRecord } from '../../src/work/store/records.js';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import {
@@ -137,6 +139,53 @@ describe.each(workEngineCases())('permissions ($engine)', ({ freshDatabase }) =>
     const plain = await engine.forUser(11);
     expect(isGlobalAdmin(plain)).toBe(false);
     expect(() => assertGlobalAdmin(plain)).toThrow(expect.objectContaining({ reason: 'global_admin' }));
+  });
+
+  it("judges with the request's ontology, not the one the engine was built with", async () => {
+    const db = await start();
+    // The request's ontology has a section the engine's fallback does not, limited by projects.
+    const source = defaultOntologySource();
+    const withRecordings = loadOntology({
+      ...source,
+      nodes: [
+        ...source.nodes,
+        { tipo: 'oh8801', parent: 'oh0', model: 'section', label: { 'lg-eng': 'Recordings' } },
+        {
+          tipo: 'oh8807',
+          parent: 'oh8801',
+          model: 'component_filter',
+          label: { 'lg-eng': 'Projects' },
+          target_section_tipo: ['dd153'],
+        },
+      ],
+    });
+    await insertProfile(db, 10, [{ tipo: 'oh8801', section_tipo: 'oh8801', value: 2 }]);
+    await insertUser(db, 10, { profile: 10, projects: [1] });
+    const locator = { type: 'dd675', section_tipo: 'dd153', section_id: 2, from_component_tipo: 'oh8807' };
+    await insertRecord(
+      db,
+      'matrix',
+      { section_tipo: 'oh8801', section_id: 1 },
+      { relation: { oh8807: [locator] } },
+      {},
+      -1,
+    );
+    const engine = new PermissionsEngine(db, ontology);
+    const record = { section_tipo: 'oh8801', section_id: 1 };
+    const request = engine.requestScope(withRecordings);
+    const access = await request.forUser(10);
+    expect(access.level('oh8801')).toBe(2);
+    // Record of project 2, user of project 1: out of scope, as the request's ontology says.
+    await expect(request.assertRecordInScope(access, record)).rejects.toMatchObject({
+      reason: 'project_scope',
+    });
+    expect(engine.projectScope(access, 'oh8801', withRecordings)).toEqual({
+      kind: 'projects',
+      filterTipo: 'oh8807',
+      projectIds: [1],
+    });
+    // The engine's own ontology does not know the filter: it would have let the record through.
+    expect(engine.projectScope(access, 'oh8801')).toEqual({ kind: 'all' });
   });
 
   it('refuses inactive (dd131 no or unset) and unknown users everything', async () => {

@@ -858,11 +858,13 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
 
   it('a write the database aborts to break a deadlock answers a retryable 409 record.write_conflict and keeps nothing', async () => {
     const id = await create('oh1');
-    ok(await save('oh14', 'oh1', id, [{ action: 'insert', value: { value: 'before' } }]));
+    ok(await save('oh14', 'oh1', id, [{ action: 'insert', value: { value: 'before the deadlock' } }]));
     failInsideTransaction = /INSERT INTO matrix_time_machine/;
     injectedCode = '40P01';
     try {
-      const aborted = await save('oh14', 'oh1', id, [{ action: 'update', id: 1, value: { value: 'after' } }]);
+      const aborted = await save('oh14', 'oh1', id, [
+        { action: 'update', id: 1, value: { value: 'after the deadlock' } },
+      ]);
       expect(aborted.status).toBe(409);
       expect(aborted.body.error).toMatchObject({ code: 'record.write_conflict', retryable: true });
     } finally {
@@ -874,6 +876,6 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
       "SELECT string->'oh14'->0->>'value' AS value FROM matrix WHERE section_tipo = $1 AND section_id = $2",
       ['oh1', id],
     );
-    expect(read.rows[0]?.value).toBe('before');
+    expect(read.rows[0]?.value).toBe('before the deadlock');
   });
 });

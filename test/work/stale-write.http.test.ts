@@ -347,13 +347,14 @@ describe.each(workEngineCases())('stale writes ($engine)', (engine) => {
     for (let round = 0; round < 3; round += 1) {
       const id = await create('oh1');
       const { version } = await getData(ana, 'oh14', 'oh1', id);
+      // Values of their own each round: the interview code is unique among interviews.
       const answers = await Promise.all([
-        save(ana, 'oh14', 'oh1', id, [text('from ana')], { version }),
-        save(bob, 'oh14', 'oh1', id, [text('from bob')], { version }),
+        save(ana, 'oh14', 'oh1', id, [text(`from ana ${round}`)], { version }),
+        save(bob, 'oh14', 'oh1', id, [text(`from bob ${round}`)], { version }),
       ]);
       const statuses = answers.map((a) => a.status);
       expect([...statuses].sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 409]);
-      const winner = statuses[0] === 200 ? 'from ana' : 'from bob';
+      const winner = statuses[0] === 200 ? `from ana ${round}` : `from bob ${round}`;
       const loser = answers.find((a) => a.status === 409)!;
       expect(loser.body.error.code).toBe('record.stale_write');
       expect(loser.body.error.details.current_value.entries.map((e: Item) => e.value)).toEqual([winner]);

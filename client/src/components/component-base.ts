@@ -2,13 +2,17 @@
  * The common part of every component element (one custom element per ontology model, named after
  * it: component_input_text -> <component-input-text>): the label, the saving / saved / failed
  * indicator with the server's message on refusal, saving a change list and taking the server's
- * echo as the new value, and the lock on focus / release on blur.
+ * echo as the new value, and the lock on focus / release on blur. A component the ontology marks
+ * `mandatory` shows an asterisk after its label and its inputs carry aria-required; a save the
+ * server refuses because it would empty it, or because another record holds the same value of a
+ * `unique` component, is explained in the field, the latter with a link to that record.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
 import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
+import { hrefOf } from '../app/router.js';
 import { RECORD_WRITTEN } from '../app/session.js';
 import { baseStyles } from '../app/styles.js';
 import { type Conflict, conflictOf } from './conflict.js';
@@ -55,6 +59,9 @@ export class ComponentBase extends LitElement {
       .status.saved { color: var(--ok); }
       .status.failed { color: var(--bad); }
       .locked { color: var(--warn); font-size: 0.9em; }
+      .required { color: var(--bad); font-weight: 700; margin-left: -0.4rem; }
+      .refusal { margin: 0.3rem 0; color: var(--bad); }
+      .refusal a { font-weight: 600; }
       .values { display: grid; gap: 0.35rem; }
       input.text { width: min(40rem, 100%); }
       .status.pending, .status.conflict { color: var(--bad); font-weight: 600; }
@@ -78,6 +85,7 @@ export class ComponentBase extends LitElement {
     message: { state: true },
     lockedBy: { state: true },
     conflict: { state: true },
+    duplicate: { state: true },
   };
   declare context: ContextEntry;
   declare item: DataItem | undefined;
@@ -88,6 +96,8 @@ export class ComponentBase extends LitElement {
   declare message: string;
   declare lockedBy: string;
   declare conflict: Conflict | undefined;
+  /** The record that already holds the value a `unique` save was refused for. */
+  declare duplicate: { section_tipo: string; section_id: number; value: string } | undefined;
   /** A unique id prefix for label/for pairs inside this element. */
   protected readonly uid = `c${++idSeq}`;
   private hasLock = false;
@@ -140,6 +150,11 @@ export class ComponentBase extends LitElement {
 
   get label(): string {
     return String(this.context.label ?? this.tipo);
+  }
+
+  /** The ontology marks the component mandatory: the server refuses a save that empties it. */
+  get mandatory(): boolean {
+    return (this.context.properties as { mandatory?: unknown } | undefined)?.mandatory === true;
   }
 
   get readOnly(): boolean {
@@ -313,6 +328,7 @@ export class ComponentBase extends LitElement {
     this.status = 'saving';
     this.message = '';
     this.conflict = undefined;
+    this.duplicate = undefined;
     const entry = this.pendingEntry(changes, 'pending', version);
     try {
       const echo: ReadResult = await this.store.save(
@@ -358,6 +374,20 @@ export class ComponentBase extends LitElement {
     }
     this.status = 'failed';
     this.message = err instanceof ApiError ? err.message : t('couldNotSave');
+    if (err instanceof ApiError && err.code === 'record.mandatory_empty') {
+      this.message = t('mandatoryEmpty', { label: this.label });
+    }
+    if (err instanceof ApiError && err.code === 'record.duplicate_value' && err.details) {
+      const d = err.details as { section_tipo?: unknown; section_id?: unknown; value?: unknown };
+      if (typeof d.section_tipo === 'string' && typeof d.section_id === 'number') {
+        this.duplicate = {
+          section_tipo: d.section_tipo,
+          section_id: d.section_id,
+          value: String(d.value ?? ''),
+        };
+        this.message = t('duplicateValue', { label: this.label, value: this.duplicate.value });
+      }
+    }
     if (err instanceof ApiError && err.code === 'record.in_use')
       this.applyLockState({ locked: false, message: lockHolderSentence(err) });
     if (err instanceof ApiError && err.code === 'auth.not_logged') {
@@ -464,16 +494,41 @@ export class ComponentBase extends LitElement {
     return html`<span class="status ${this.status}" lang=${uiLang()} role="status" aria-live="polite">${text}</span>`;
   }
 
+  /** A mandatory component's inputs say so to assistive technology (the asterisk is visual). */
+  override updated(changed: Map<string, unknown>) {
+    super.updated(changed);
+    for (const input of this.renderRoot.querySelectorAll('input, textarea, select')) {
+      if (this.mandatory) input.setAttribute('aria-required', 'true');
+      else input.removeAttribute('aria-required');
+    }
+  }
+
+  /** The other record holding the value of a refused `unique` save: a link that opens it. */
+  private renderDuplicate(): TemplateResult | string {
+    const d = this.duplicate;
+    if (!d || this.status !== 'failed') return '';
+    const href = hrefOf({ name: 'edit', section: d.section_tipo, id: d.section_id });
+    return html`<p class="refusal" lang=${uiLang()} role="alert">
+      <a href=${href}>${t('openOther', { id: d.section_id })}</a>
+    </p>`;
+  }
+
   /** The label row (with the language of a translatable component) and the status. */
   protected frame(body: unknown, labelFor?: string): TemplateResult {
     const label = this.context.label as string;
+    // Beside the label, not in it: the label stays the component's name (its inputs are named by
+    // it); assistive technology learns "required" from aria-required on the inputs.
+    const marker = this.mandatory
+      ? html`<span class="required" aria-hidden="true" title=${t('required')}>*</span>`
+      : '';
     return html`<div class="head">
-        ${labelFor ? html`<label class="label" for=${labelFor}>${label}</label>` : html`<span class="label" id="${this.uid}-label">${label}</span>`}
+        ${labelFor ? html`<label class="label" for=${labelFor}>${label}</label>` : html`<span class="label" id="${this.uid}-label">${label}</span>`}${marker}
         ${this.context.translatable === true ? html`<span class="lang" title="Data language">${this.itemLang}</span>` : ''}
         ${this.renderStatus()}
       </div>
       ${this.lockedBy ? html`<p class="locked" role="note">${this.lockedBy}</p>` : ''}
       ${this.renderConflict()}
+      ${this.renderDuplicate()}
       ${body}`;
   }
 }

@@ -126,6 +126,7 @@ export class ComponentPortal extends ComponentBase {
   }
 
   override updated(changed: Map<string, unknown>) {
+    super.updated(changed);
     if (changed.has('item')) void this.loadFallbackLabels();
   }
 

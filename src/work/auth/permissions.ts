@@ -10,6 +10,11 @@
  * `invalidateProfiles` drop this instance's entries at once (the save path calls them). Within a
  * request, `RequestPermissions` memoizes the answer, so one request costs at most one version
  * read plus, on a change, one load.
+ *
+ * Nothing here depends on one ontology: levels are keyed by (section_tipo, tipo) as stored, and
+ * every method that needs the ontology (where users and profiles live, which component filters a
+ * section by project) takes the request's, so a section or component added to the ontology is
+ * seen by the same request that sees it everywhere else, without a restart.
  */
 import { ROOT_USER_ID } from '../bootstrap/bootstrap-database.js';
 import type { AccessLevel } from '../bootstrap/default-profiles.js';
@@ -194,27 +199,27 @@ export class PermissionsEngine {
     ontology: Ontology | (() => Ontology),
     options: PermissionsEngineOptions = {},
   ) {
-    this.currentOntology = typeof ontology === 'function' ? ontology : () => ontology;
+    this.fallbackOntology = typeof ontology === 'function' ? ontology : () => ontology;
     this.maxCachedUsers = options.maxCachedUsers ?? 1000;
   }
 
-  /** The server's latest ontology (a server passes its LiveOntology's). */
-  private readonly currentOntology: () => Ontology;
+  /**
+   * The ontology used when a caller passes none (tests, tools). Requests always pass their own
+   * (RequestPermissions carries it), never the server's latest: a request that started on one
+   * version must not judge against another.
+   */
+  private readonly fallbackOntology: () => Ontology;
 
-  private get ontology(): Ontology {
-    return this.currentOntology();
-  }
-
-  /** A per-request memo over this engine; build one per request and drop it with the request. */
-  requestScope(): RequestPermissions {
-    return new RequestPermissions(this);
+  /** A per-request memo over this engine, judging with the request's ontology. */
+  requestScope(ontology?: Ontology): RequestPermissions {
+    return new RequestPermissions(this, ontology ?? this.fallbackOntology());
   }
 
   /** The user's current access: cached when the permissions version has not moved. */
-  async forUser(userId: number): Promise<UserAccess> {
+  async forUser(userId: number, ontology: Ontology = this.fallbackOntology()): Promise<UserAccess> {
     if (userId === ROOT_USER_ID) return ROOT_ACCESS;
     const cached = this.cache.get(userId);
-    if (!cached) return (await this.load(userId)).access;
+    if (!cached) return (await this.load(userId, ontology)).access;
     const version = await readPermissionsVersion(this.db);
     if (version === cached.version && this.cache.get(userId) === cached) {
       // Most recently used last.
@@ -223,9 +228,9 @@ export class PermissionsEngine {
       return cached.access;
     }
     if (version !== cached.version) this.dropOlderThan(version);
-    let entry = await this.load(userId);
+    let entry = await this.load(userId, ontology);
     // A load already under way may have read an older snapshot than the version just seen.
-    if (entry.version < version) entry = await this.load(userId, true);
+    if (entry.version < version) entry = await this.load(userId, ontology, true);
     return entry.access;
   }
 
@@ -244,9 +249,13 @@ export class PermissionsEngine {
   }
 
   /** How `access` is limited in `sectionTipo` by projects. */
-  projectScope(access: UserAccess, sectionTipo: string): ProjectScope {
+  projectScope(
+    access: UserAccess,
+    sectionTipo: string,
+    ontology: Ontology = this.fallbackOntology(),
+  ): ProjectScope {
     if (isGlobalAdmin(access)) return { kind: 'all' };
-    const filterTipo = projectFilterTipoOf(this.ontology, sectionTipo);
+    const filterTipo = projectFilterTipoOf(ontology, sectionTipo);
     if (!filterTipo) return { kind: 'all' };
     return { kind: 'projects', filterTipo, projectIds: access.active ? access.projectIds : [] };
   }
@@ -260,10 +269,11 @@ export class PermissionsEngine {
     sectionTipo: string,
     firstParam: number,
     alias?: string,
+    ontology: Ontology = this.fallbackOntology(),
   ): SqlCondition | undefined {
-    const scope = this.projectScope(access, sectionTipo);
+    const scope = this.projectScope(access, sectionTipo, ontology);
     if (scope.kind === 'all') return undefined;
-    return projectFilterCondition(this.ontology, scope.filterTipo, scope.projectIds, firstParam, alias);
+    return projectFilterCondition(ontology, scope.filterTipo, scope.projectIds, firstParam, alias);
   }
 
   /**
@@ -271,26 +281,34 @@ export class PermissionsEngine {
    * sections without a project filter). A record without any project is outside every
    * non-admin's scope; a record that does not exist is reported as outside too.
    */
-  async recordInScope(access: UserAccess, record: RecordKey): Promise<boolean> {
+  async recordInScope(
+    access: UserAccess,
+    record: RecordKey,
+    ontology: Ontology = this.fallbackOntology(),
+  ): Promise<boolean> {
     if (!access.active) return false;
-    const scope = this.projectScope(access, record.section_tipo);
+    const scope = this.projectScope(access, record.section_tipo, ontology);
     if (scope.kind === 'all') return true;
     if (scope.projectIds.length === 0) return false;
-    return recordInProjects(this.db, this.ontology, record, scope.filterTipo, scope.projectIds);
+    return recordInProjects(this.db, ontology, record, scope.filterTipo, scope.projectIds);
   }
 
   /** Throws PermissionDenied unless the record is in the user's scope. */
-  async assertRecordInScope(access: UserAccess, record: RecordKey): Promise<void> {
-    if (await this.recordInScope(access, record)) return;
+  async assertRecordInScope(
+    access: UserAccess,
+    record: RecordKey,
+    ontology: Ontology = this.fallbackOntology(),
+  ): Promise<void> {
+    if (await this.recordInScope(access, record, ontology)) return;
     throw new PermissionDenied(access.userId, 'project_scope', record.section_tipo);
   }
 
   /** Single flight per user: concurrent misses share one load. */
-  private load(userId: number, fresh = false): Promise<CacheEntry> {
+  private load(userId: number, ontology: Ontology, fresh = false): Promise<CacheEntry> {
     const running = fresh ? undefined : this.loading.get(userId);
     if (running) return running;
     const generation = this.generation;
-    const promise = loadUserAccessRow(this.db, this.ontology, userId)
+    const promise = loadUserAccessRow(this.db, ontology, userId)
       .then((row) => {
         const entry = { version: row.version, access: buildUserAccess(userId, row) };
         if (generation === this.generation) this.remember(userId, entry);
@@ -325,12 +343,21 @@ export class PermissionsEngine {
 export class RequestPermissions {
   private readonly memo = new Map<number, Promise<UserAccess>>();
 
-  constructor(readonly engine: PermissionsEngine) {}
+  constructor(
+    readonly engine: PermissionsEngine,
+    /** The request's ontology (LiveOntology.current() when the request started). */
+    readonly ontology: Ontology,
+  ) {}
+
+  /** Throws PermissionDenied unless the record is in the user's projects (request's ontology). */
+  assertRecordInScope(access: UserAccess, record: RecordKey): Promise<void> {
+    return this.engine.assertRecordInScope(access, record, this.ontology);
+  }
 
   forUser(userId: number): Promise<UserAccess> {
     let access = this.memo.get(userId);
     if (!access) {
-      access = this.engine.forUser(userId);
+      access = this.engine.forUser(userId, this.ontology);
       this.memo.set(userId, access);
       // A failed load (database down) is not memoized: a retry in the same request may succeed.
       access.catch(() => this.memo.delete(userId));

@@ -75,7 +75,7 @@ export async function dispatchRqo(
     }
   }
   if (action.longRunning) context.unbounded?.();
-  const permissions = permissionsEngine.requestScope();
+  const permissions = permissionsEngine.requestScope(context.ontology);
   const run = async (): Promise<ActionResult> => {
     try {
       return await action.handle({ ...context, rqo, permissions });

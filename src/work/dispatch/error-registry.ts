@@ -227,6 +227,21 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The component was changed by someone else after the version you edited; nothing was saved',
   },
+  // A component marked `mandatory` in the ontology would be left without any value.
+  'record.mandatory_empty': {
+    category: 'validation',
+    label_key: 'error_record_mandatory_empty',
+    retryable: false,
+    message: 'This component is mandatory: it cannot be left empty',
+  },
+  // A component marked `unique` would hold a value another record of the section already holds;
+  // details name that record (section_tipo, section_id) and the value.
+  'record.duplicate_value': {
+    category: 'conflict',
+    label_key: 'error_record_duplicate_value',
+    retryable: false,
+    message: 'Another record of this section already holds this value; nothing was saved',
+  },
   'record.idempotency_in_progress': {
     category: 'conflict',
     label_key: 'error_record_idempotency_in_progress',
@@ -361,6 +376,15 @@ export const ERROR_REGISTRY = {
     label_key: 'error_diffusion_target_unavailable',
     retryable: true,
     message: 'The publication target cannot be reached; nothing of the failed batch was kept',
+  },
+  // The ontology changed under the publication map: it names a section or component the
+  // ontology no longer has (or no longer as the map needs); details.problems lists each one.
+  'diffusion.map_invalid': {
+    category: 'conflict',
+    label_key: 'error_diffusion_map_invalid',
+    retryable: false,
+    message:
+      'The publication map names elements the current ontology lacks; nothing was published (fix the map or the ontology)',
   },
   'diffusion.target_busy': {
     category: 'conflict',

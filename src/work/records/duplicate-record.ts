@@ -9,6 +9,8 @@
  * accounts share it, and login refuses an ambiguous username, locking the original out; a copied
  * password hash would let the copy log in with someone else's password. So password components
  * (every section) and the username of dd128 stay empty in the copy, which is a template to fill.
+ * So do components the ontology marks `unique` (records/component-rules.ts): the copy would hold
+ * the source's value.
  *
  * Parent and children components mirror each other (the save keeps A's parent P <-> P's child A).
  * A child has one parent, so the copy starts without children (they still name the source as
@@ -22,6 +24,7 @@ import { DATA_COLUMNS } from '../store/matrix-tables.js';
 import { readRecord } from '../store/record-rows.js';
 import type { RecordColumns } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
+import { componentRules } from './component-rules.js';
 import { insertNewRow, writableSectionTable } from './create-record.js';
 import { mirrorParentChildren } from './delete-records.js';
 
@@ -43,6 +46,7 @@ export function componentsNotCopied(ontology: Ontology, sectionTipo: string): Se
   );
   for (const c of ontology.sectionComponents(sectionTipo)) {
     if (c.model === 'component_password' || c.model === 'component_relation_children') skipped.add(c.tipo);
+    if (componentRules(c).unique) skipped.add(c.tipo);
   }
   return skipped;
 }

@@ -39,6 +39,7 @@ import {
 } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
+import { assertMandatoryFilled, assertUniqueValues } from './component-rules.js';
 import { createRecordIn } from './create-record.js';
 import { StaleVersion } from './stale-write.js';
 
@@ -338,6 +339,9 @@ export async function saveComponentIn(
   if (key.section_tipo === USERNAME.section && spec.tipo === USERNAME.tipo) {
     await assertUniqueUsername(tx, key, applied.items);
   }
+  // The ontology's rules on the whole new value (records/component-rules.ts).
+  assertMandatoryFilled(ontology, spec, applied.items);
+  await assertUniqueValues(tx, ontology, table, key, spec, applied.items);
 
   const written: SaveComponentOutcome['written'] = [{ key, tipo: spec.tipo }];
   await writeWithHistory(tx, ontology, row, spec, applied.items, applied.lastId, args.lang, userId, now);

@@ -77,7 +77,7 @@ export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): 
       ) {
         return deps.refuse(reply, 'http.not_found', 'No media file at this address');
       }
-      const access = await deps.permissions.requestScope().forUser(session.userId);
+      const access = await deps.permissions.requestScope(ontology).forUser(session.userId);
       if (!access.can('read', sectionTipo, tipo)) return deps.refuse(reply, 'perm.denied');
       const key = { section_tipo: sectionTipo, section_id: Number(sectionId) };
       const row = await readRecord(deps.db, checkedTable(table), key);

@@ -83,7 +83,7 @@ async function readComponentBranch(ctx: ActionContext, access: UserAccess, reque
     value = given;
   }
   const record = { section_tipo: section.tipo, section_id: request.sectionId };
-  await ctx.permissions.engine.assertRecordInScope(access, record);
+  await ctx.permissions.assertRecordInScope(access, record);
   return readComponent(ctx, access, {
     sectionTipo: section.tipo,
     sectionId: request.sectionId,

@@ -102,5 +102,5 @@ export async function assertRecordAccess(
   if (!(await recordExists(ctx.db, tableOf(ctx, key.section_tipo), key))) {
     throw new WorkError('resource.not_found', `${key.section_tipo} ${key.section_id} does not exist`);
   }
-  await ctx.permissions.engine.assertRecordInScope(access, key);
+  await ctx.permissions.assertRecordInScope(access, key);
 }

@@ -22,6 +22,7 @@ import { assertGlobalAdmin } from '../../auth/permissions.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { assertRecordAccess, callerAccess, requireRecordId, requireSection } from '../core/record-access.js';
+import { publicationMapFor } from './publication-map-for.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -37,7 +38,8 @@ export const diffuseAction: ActionDefinition = {
     const publisher = ctx.publisher;
     if (!publisher) throw new WorkError('diffusion.not_configured');
     const section = requireSection(ctx, options.section_tipo, 'options.section_tipo');
-    if (!publisher.map.tableOf(section.tipo)) {
+    // Checked against the request's ontology: a map naming what it lacks is refused here.
+    if (!publicationMapFor(publisher, ctx.ontology).tableOf(section.tipo)) {
       throw new WorkError(
         'validation.invalid_value',
         `options.section_tipo: ${section.tipo} is not in the publication map`,
@@ -58,7 +60,7 @@ export const diffuseAction: ActionDefinition = {
       const summary = await publisher.publish(
         ctx.db,
         { sectionTipo: section.tipo, sectionId },
-        { target: options.target as string | undefined },
+        { target: options.target as string | undefined, ontology: ctx.ontology },
       );
       const data: Record<string, unknown> = {
         published: summary.published,

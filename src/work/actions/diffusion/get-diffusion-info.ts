@@ -3,11 +3,13 @@
  * published, so a client offers Publish only where `diffuse` would accept it. Answers
  * `data: {default_target, targets, sections: [{section_tipo, table, translatable, publishable}]}`:
  * the sections of the publication map the caller may read (`publishable` names the yes/no
- * component that gates each record, when the map sets one). Any logged-in user may ask.
+ * component that gates each record, when the map sets one). Any logged-in user may ask. A map
+ * the current ontology no longer fits answers 409 `diffusion.map_invalid`, as `diffuse` does.
  */
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { callerAccess } from '../core/record-access.js';
+import { publicationMapFor } from './publication-map-for.js';
 
 export const getDiffusionInfoAction: ActionDefinition = {
   needsSession: true,
@@ -19,8 +21,8 @@ export const getDiffusionInfoAction: ActionDefinition = {
       data: {
         default_target: publisher.defaultTarget,
         targets: publisher.targetNames,
-        sections: publisher.map.tables
-          .filter((t) => access.can('read', t.section_tipo))
+        sections: publicationMapFor(publisher, ctx.ontology)
+          .tables.filter((t) => access.can('read', t.section_tipo))
           .map((t) => ({
             section_tipo: t.section_tipo,
             table: t.table,

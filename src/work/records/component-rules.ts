@@ -1,0 +1,135 @@
+/**
+ * The rules a component's ontology node sets on the values a save may leave (docs/ontology.md,
+ * "Properties users see"), judged in the save's transaction on the component's whole new value:
+ *
+ * - `properties.mandatory: true`: the component may not be left without a value in every
+ *   language (400 `record.mandatory_empty`). Creating a record is not a save of it: a new record
+ *   starts empty and gets its values afterwards.
+ * - `properties.unique: true` (text and number components): no other record of the same section
+ *   may hold one of its values (409 `record.duplicate_value`, naming that record and the value).
+ *   Text compares after trimming surrounding whitespace and ignoring case (`OH-1` and ` oh-1 `
+ *   are the same code); accents count. The check runs under a transaction-scoped advisory lock on
+ *   (section, component), so two saves of one value to two records at once cannot both pass: the
+ *   second waits for the first to commit, then sees its value.
+ */
+import type { ComponentSpec, ValueItem } from '../components/component-values.js';
+import { labelOf } from '../context/element-context.js';
+import { WorkError } from '../dispatch/error-registry.js';
+import type { Ontology } from '../ontology/load-ontology.js';
+import type { OntologyNode } from '../ontology/ontology-schema.js';
+import type { MatrixTable } from '../store/matrix-tables.js';
+import type { RecordKey } from '../store/records.js';
+import type { SqlQueryable } from '../store/sql-client.js';
+
+/** The advisory lock namespace of unique checks (the first key of the two-key form). */
+const UNIQUE_LOCK_NAMESPACE = 7_400_014;
+
+export interface ComponentRules {
+  mandatory: boolean;
+  unique: boolean;
+}
+
+/** The rules of a component, from its node's properties (anything but `true` means no). */
+export function componentRules(node: OntologyNode | undefined): ComponentRules {
+  const properties = node?.properties ?? {};
+  return { mandatory: properties.mandatory === true, unique: properties.unique === true };
+}
+
+/** Whether one stored item holds a value: a non-blank text, a number, a date part, a locator, a file. */
+function itemHasValue(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null) return false;
+  const { value, start, end, section_id } = item as ValueItem & {
+    start?: unknown;
+    end?: unknown;
+    section_id?: unknown;
+  };
+  if (section_id !== undefined && section_id !== null) return true;
+  if (start !== undefined && start !== null) return true;
+  if (end !== undefined && end !== null) return true;
+  if (typeof value === 'string') return value.trim() !== '';
+  return value !== undefined && value !== null;
+}
+
+const describe = (ontology: Ontology, spec: ComponentSpec) => {
+  const node = ontology.node(spec.tipo);
+  return node ? `${spec.tipo} (${labelOf(node, 'lg-eng')})` : spec.tipo;
+};
+
+/** Refuses a new value of a mandatory component that holds nothing in any language. */
+export function assertMandatoryFilled(
+  ontology: Ontology,
+  spec: ComponentSpec,
+  items: readonly unknown[],
+): void {
+  if (!componentRules(ontology.node(spec.tipo)).mandatory) return;
+  if (items.some(itemHasValue)) return;
+  throw new WorkError(
+    'record.mandatory_empty',
+    `${describe(ontology, spec)} is mandatory: it cannot be left empty`,
+    undefined,
+    { section_tipo: spec.sectionTipo, component_tipo: spec.tipo },
+  );
+}
+
+/** The values of the items a unique check compares: non-blank texts (trimmed) or numbers. */
+function comparedValues(spec: ComponentSpec, items: readonly unknown[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const item of items) {
+    const value = (item as ValueItem | null)?.value;
+    if (spec.kind === 'text' && typeof value === 'string' && value.trim() !== '') out.push(value.trim());
+    if (spec.kind === 'number' && typeof value === 'number' && Number.isFinite(value)) out.push(value);
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Refuses a new value of a unique component that another record of the section holds. Takes the
+ * (section, component) advisory lock first; it is held until the transaction ends.
+ */
+export async function assertUniqueValues(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  table: MatrixTable,
+  key: RecordKey,
+  spec: ComponentSpec,
+  items: readonly unknown[],
+): Promise<void> {
+  if (!componentRules(ontology.node(spec.tipo)).unique) return;
+  if (spec.kind !== 'text' && spec.kind !== 'number') return;
+  const values = comparedValues(spec, items);
+  if (values.length === 0) return;
+  await tx.query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2::text))', [
+    UNIQUE_LOCK_NAMESPACE,
+    `${key.section_tipo}.${spec.tipo}`,
+  ]);
+  const items_ = `CASE WHEN jsonb_typeof(m.${spec.column} -> $3::text) = 'array'
+    THEN m.${spec.column} -> $3::text ELSE '[]'::jsonb END`;
+  const match =
+    spec.kind === 'text'
+      ? `jsonb_typeof(i.item -> 'value') = 'string'
+         AND lower(btrim(i.item ->> 'value')) = ANY(SELECT lower(v) FROM unnest($4::text[]) AS v)`
+      : `jsonb_typeof(i.item -> 'value') = 'number'
+         AND (i.item ->> 'value')::numeric = ANY($4::numeric[])`;
+  const { rows } = await tx.query<{ section_id: number; value: string }>(
+    `SELECT m.section_id, btrim(i.item ->> 'value') AS value
+     FROM ${table} m, jsonb_array_elements(${items_}) AS i(item)
+     WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer AND ${match}
+     ORDER BY m.section_id
+     LIMIT 1`,
+    [key.section_tipo, key.section_id, spec.tipo, values.map(String)],
+  );
+  const other = rows[0];
+  if (!other) return;
+  const otherId = Number(other.section_id);
+  throw new WorkError(
+    'record.duplicate_value',
+    `${describe(ontology, spec)} must be unique: "${other.value}" is already held by record ${key.section_tipo} ${otherId}`,
+    undefined,
+    {
+      section_tipo: key.section_tipo,
+      section_id: otherId,
+      component_tipo: spec.tipo,
+      value: spec.kind === 'number' ? Number(other.value) : other.value,
+    },
+  );
+}
