@@ -338,6 +338,24 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     expect(await readValue(root, 'rsc0', labelId, MODEL)).toBe('component_input_text');
   });
 
+  it('never overwrites a node written without its record when a new record would take its tipo', async () => {
+    const { rows } = await work.server.db.query<{ value: number }>(
+      `SELECT value FROM matrix_counter WHERE section_tipo = 'oh0'`,
+    );
+    const next = (rows[0]?.value ?? 9000) + 1;
+    // Written by SQL: a node with the tipo the next record of oh0 would get, and no record.
+    await work.server.db.query(
+      `INSERT INTO dd_ontology (tipo, parent, term, model, order_number, tld)
+       VALUES ($1, 'oh3', '{"lg-eng": "Written by SQL"}', 'component_input_text', 9, 'oh')`,
+      [`oh${next}`],
+    );
+    const id = await create(root, 'oh0');
+    expect(id).toBe(next);
+    expect((await nodeRow(work, `oh${next}`))?.term).toEqual({ 'lg-eng': 'Written by SQL' });
+    expect(await readValue(root, 'oh0', id, MODEL)).toBe('component_input_text');
+    expect(await create(root, 'oh0')).toBe(next + 1);
+  });
+
   it('keeps each edit in history, and restoring an old label or model is a save', async () => {
     const id = await create(root, 'oh0');
     await ok(setValue(root, 'oh0', id, TERM, [{ value: 'Notes' }], 'lg-eng'));

@@ -95,6 +95,7 @@ export async function afterOntologyWrite(
   ontology: Ontology,
   sectionTipo: string,
   ids: readonly number[],
+  options: { created?: boolean } = {},
 ): Promise<void> {
   const kind = ontologySectionKind(ontology, sectionTipo);
   if (!kind) return;
@@ -105,6 +106,13 @@ export async function afterOntologyWrite(
     problems.push(...(await syncMainRecords(tx)));
   } else {
     const tld = tldOf(sectionTipo);
+    if (options.created && (await nodesExist(tx, tld, ids))) {
+      // A node written without its record (SQL straight into dd_ontology) holds this tipo: the
+      // TLD's records are brought in step (the new record shows that node, the counter moves
+      // past it) instead of the node being overwritten or removed.
+      await mirrorTld(tx, tld);
+      return;
+    }
     for (const id of ids) {
       problems.push(
         ...(await syncNodeRecord(tx, tld, id, {
@@ -117,6 +125,13 @@ export async function afterOntologyWrite(
   }
   if (problems.length > 0) throw refuse(problems);
   await assertOntologyValid(tx);
+}
+
+async function nodesExist(tx: SqlQueryable, tld: string, ids: readonly number[]): Promise<boolean> {
+  const { rowCount } = await tx.query('SELECT 1 FROM dd_ontology WHERE tipo = ANY($1::text[])', [
+    ids.map((id) => `${tld}${id}`),
+  ]);
+  return rowCount > 0;
 }
 
 /** What a delete of ontology records reports (the answer's extensions). */

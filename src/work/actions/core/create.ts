@@ -34,7 +34,7 @@ export const createAction: ActionDefinition = {
         section_tipo: section.tipo,
         section_id: id,
       });
-      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id]);
+      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id], { created: true });
       return id;
     });
     return { data: sectionId };

@@ -45,7 +45,7 @@ export const duplicateAction: ActionDefinition = {
         section_id: id,
       });
       // A copied ontology record is a new node (or TLD): checked like any edit of the ontology.
-      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id]);
+      await afterOntologyWrite(tx, ctx.ontology, section.tipo, [id], { created: true });
       return id;
     });
     return { data: sectionId };
