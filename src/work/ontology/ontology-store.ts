@@ -13,6 +13,7 @@
  *   request then keeps that Ontology object to its end, whatever changes meanwhile.
  */
 
+import { isMatrixTable } from '../store/matrix-tables.js';
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { defaultOntologySource } from './default-ontology.js';
 import { loadOntology, type Ontology, OntologyError } from './load-ontology.js';
@@ -135,6 +136,7 @@ function sourceFromRows(
 ): { source: OntologySeed; problems: string[] } {
   const problems: string[] = [];
   const nodes = new Map<string, OntologyNode>();
+  const rowByTipo = new Map(rows.map((r) => [r.tipo, r]));
   for (const row of rows) {
     if (row.is_model) continue; // model definitions (Dédalo 6 imports) are not elements
     if (row.tld !== tldOf(row.tipo))
@@ -154,6 +156,9 @@ function sourceFromRows(
       if (!Array.isArray(row.relations)) problems.push(`${row.tipo}: relations is not a list`);
       else targets = row.relations.map((r) => (isObject(r) ? String(r.tipo) : String(r)));
       if (targets?.length === 0) targets = undefined;
+    }
+    if (row.model === 'section' && targets) {
+      targets = dedaloSectionTable(targets, rowByTipo, settings);
     }
     nodes.set(row.tipo, {
       tipo: row.tipo,
@@ -188,6 +193,32 @@ function sourceFromRows(
   walk(null);
   for (const [tipo, node] of nodes) if (!placed.has(tipo)) ordered.push(node);
   return { source: { languages, tlds, nodes: ordered }, problems };
+}
+
+/**
+ * A Dédalo section names the table its records live in by a relation to a `matrix_table` element
+ * whose label is the table's name (an imported ontology has no `matrix_table` setting). That
+ * relation becomes the section's table when its properties name none; a table this archive does
+ * not have (matrix_dd, matrix_list, matrix_tools, ...: value lists and registers) is `matrix`,
+ * where records of every other section live. A section in `matrix_activity` is the activity log,
+ * written by the server only: read-only unless its properties say otherwise. Returns the
+ * relations that are not tables.
+ */
+function dedaloSectionTable(
+  targets: string[],
+  rowByTipo: ReadonlyMap<string, OntologyRow>,
+  settings: Partial<Pick<OntologyNode, 'matrix_table' | 'read_only'>>,
+): string[] | undefined {
+  const tables = targets.filter((t) => rowByTipo.get(t)?.model === 'matrix_table');
+  const first = tables[0] && rowByTipo.get(tables[0]);
+  if (first && settings.matrix_table === undefined) {
+    const name = Object.values(first.term ?? {})[0]?.trim() ?? '';
+    settings.matrix_table = isMatrixTable(name) ? name : 'matrix';
+  }
+  if (settings.matrix_table === 'matrix_activity' && settings.read_only === undefined)
+    settings.read_only = true;
+  const rest = targets.filter((t) => !tables.includes(t));
+  return rest.length > 0 ? rest : undefined;
 }
 
 /** Everything, in one statement: one snapshot, tagged with the version it had. */
