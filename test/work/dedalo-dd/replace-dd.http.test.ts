@@ -3,8 +3,8 @@
  * archive, over HTTP on both engines: the server loads it on the next request; root and a normal
  * user log in; permissions (profiles' dd774, global admin dd244, active dd131, projects) follow
  * Dédalo's definitions of the same tipos; users and profiles are edited (the password hashed);
- * the activity log is written and read; sections the default content never had are listed,
- * edited and saved.
+ * the activity log is written and read; component locks name their holder; sections the default
+ * content never had are listed, edited and saved.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -291,6 +291,26 @@ describe.each(workEngineCases())("Dédalo's core TLD dd replacing the default on
       saveBody('dd546', 'dd542', last, [{ action: 'insert', value: { value: 'x' } }]),
     );
     expect(save.status).toBe(403);
+  });
+
+  it("component locks name the holder from Dédalo's user record", async () => {
+    const id = Number(
+      ok(await root.post({ action: 'create', source: { section_tipo: UNSEEN_LIST } })).body.data,
+    );
+    const lock = (action: string) => ({
+      dd_api: 'dd_utils_api',
+      action: 'update_lock_components_state',
+      prevent_lock: true,
+      options: { section_tipo: UNSEEN_LIST, section_id: id, component_tipo: UNSEEN_LIST_VALUE, action },
+    });
+    const editor = work.browser();
+    ok(await editor.login('editor', 'editor password'));
+    expect(ok(await editor.post(lock('focus'))).body.in_use).toBe(false);
+    const held = await root.post(lock('focus'));
+    expect(held.status).toBe(409);
+    expect(held.body.error.details.holder).toMatchObject({ user_id: 5, username: 'editor' });
+    ok(await editor.post(lock('blur')));
+    expect(ok(await root.post(lock('focus'))).body.in_use).toBe(false);
   });
 
   it('a section of an unimplemented grouper (section_tab) still has its components, in order', async () => {
