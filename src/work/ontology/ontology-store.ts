@@ -224,59 +224,73 @@ function dedaloSectionTable(
 }
 
 /**
- * Everything, in one statement: one snapshot, tagged with the version it had. Plain rows (one
- * per element, language and TLD, told apart by `kind`) rather than one aggregated JSON value: with
- * the embedded database an aggregate of 20,000 elements grew its memory by about 100 MB for good,
- * plain rows leave it as it was.
+ * Everything, in one statement: one snapshot, tagged with the version it had. One row per
+ * element, language and TLD, each a single JSON text (`[kind, ...fields]`) parsed here: an
+ * aggregate of 20,000 elements in one value grew the embedded database's memory by about 100 MB
+ * for good, and ten columns per row cost the embedded driver two to three times the time of one.
  */
 export async function readStoredOntology(db: SqlQueryable): Promise<StoredOntology> {
-  const { rows } = await db.query<
-    Omit<
-      OntologyRow,
-      'parent' | 'term' | 'model' | 'tld' | 'is_translatable' | 'is_model' | 'order_number'
-    > & {
-      kind: 'v' | 'n' | 'l' | 't';
-      version: string | null;
-      parent: string | null;
-      term: Record<string, string>;
-      model: string;
-      order_number: number;
-      tld: string;
-      is_translatable: boolean;
-      is_model: boolean;
-      label: string | null;
-    }
-  >(
-    `SELECT 'v' AS kind, v.version::text AS version, NULL::text AS tipo, NULL::text AS parent,
-       NULL::jsonb AS term, NULL::text AS model, NULL::integer AS order_number, NULL::jsonb AS relations,
-       NULL::text AS tld, NULL::jsonb AS properties, NULL::boolean AS is_translatable,
-       NULL::boolean AS is_model, NULL::text AS label
-     FROM ontology_version v WHERE v.id = 1
+  const { rows } = await db.query<{ r: string }>(
+    `SELECT json_build_array('v', v.version::text)::text AS r FROM ontology_version v WHERE v.id = 1
      UNION ALL
-     SELECT 'n', NULL, o.tipo, o.parent, o.term, o.model, o.order_number, o.relations, o.tld,
-       o.properties, o.is_translatable, o.is_model, NULL
+     SELECT json_build_array('n', o.tipo, o.parent, o.term, o.model, o.order_number, o.relations,
+       o.tld, o.properties, o.is_translatable, o.is_model)::text
      FROM dd_ontology o
      UNION ALL
-     SELECT 'l', NULL, l.code, NULL, NULL, NULL, l.order_number, NULL, NULL, NULL, NULL, NULL, l.label
-     FROM dd_ontology_languages l
+     SELECT json_build_array('l', l.code, l.label, l.order_number)::text FROM dd_ontology_languages l
      UNION ALL
-     SELECT 't', NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.tld, NULL, NULL, NULL, t.name
-     FROM main_dd t`,
+     SELECT json_build_array('t', t.tld, t.name)::text FROM main_dd t`,
   );
-  const version = rows.find((r) => r.kind === 'v')?.version;
-  if (version === undefined || version === null) {
-    throw new Error('ontology: the ontology_version row is missing (migration 12)');
-  }
+  let version: string | undefined;
   const nodes: OntologyRow[] = [];
   const languages: { code: string; label: string; order: number }[] = [];
   const tlds: { tld: string; name: string }[] = [];
-  for (const r of rows) {
-    if (r.kind === 'n') {
-      const { kind: _kind, version: _version, label: _label, ...node } = r;
-      nodes.push(node);
-    } else if (r.kind === 'l') languages.push({ code: r.tipo, label: r.label ?? '', order: r.order_number });
-    else if (r.kind === 't') tlds.push({ tld: r.tld, name: r.label ?? '' });
+  for (const { r } of rows) {
+    const row = JSON.parse(r) as unknown[];
+    if (row[0] === 'n') {
+      const [
+        ,
+        tipo,
+        parent,
+        term,
+        model,
+        order_number,
+        relations,
+        tld,
+        properties,
+        is_translatable,
+        is_model,
+      ] = row as [
+        string,
+        string,
+        string | null,
+        Record<string, string>,
+        string,
+        number,
+        OntologyRow['relations'],
+        string,
+        OntologyRow['properties'],
+        boolean,
+        boolean,
+      ];
+      nodes.push({
+        tipo,
+        parent,
+        term,
+        model,
+        order_number,
+        relations,
+        tld,
+        properties,
+        is_translatable,
+        is_model,
+      });
+    } else if (row[0] === 'l') {
+      languages.push({ code: String(row[1]), label: String(row[2]), order: Number(row[3]) });
+    } else if (row[0] === 't') tlds.push({ tld: String(row[1]), name: String(row[2]) });
+    else if (row[0] === 'v') version = String(row[1]);
   }
+  if (version === undefined) throw new Error('ontology: the ontology_version row is missing (migration 12)');
   languages.sort((a, b) => a.order - b.order || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   tlds.sort((a, b) => (a.tld < b.tld ? -1 : a.tld > b.tld ? 1 : 0));
   const { source, problems } = sourceFromRows(
