@@ -35,6 +35,9 @@
  * `workbench_<pid>` created on the server of TEST_PG_URL and dropped at the end. PGlite is a
  * single-process database, so its baselines run after the server has stopped, on the same data
  * directory. Prints a markdown table and writes it to bench/results/work-latest.md.
+ *
+ * run-bench.ts then runs the ontology-size comparison (bench/work-ontology-size.ts), which reuses
+ * the server, session and request helpers exported here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

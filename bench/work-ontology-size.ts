@@ -122,6 +122,7 @@ async function runVariant(engine: string, large: boolean, opts: WorkBenchOptions
 }
 
 const f = (n: number, d = 0) => n.toFixed(d);
+const signed = (n: number) => (n < 0 ? f(n) : `+${f(n)}`);
 
 /** The best of several runs: the lowest start time and memory, the highest throughput. */
 function best(runs: VariantResult[]): VariantResult {
@@ -173,7 +174,7 @@ export async function runOntologySizeBench(opts: WorkBenchOptions): Promise<stri
     }
     const errors = [base, big].reduce((n, v) => n + v.start.errors + v.list.errors + v.save.errors, 0);
     lines.push(
-      `| ${engine} | differences | +${f(big.startMs - base.startMs)} ms | +${big.rssMb - base.rssMb} MB | errors: ${errors} |`,
+      `| ${engine} | differences | ${signed(big.startMs - base.startMs)} ms | ${signed(big.rssMb - base.rssMb)} MB | errors: ${errors} |`,
     );
   }
   return lines;
