@@ -135,6 +135,9 @@ describe.each(workEngineCases())("Dédalo's core TLD dd replacing the default on
     expect(menu).not.toContain('dd207');
     // Elements of models this archive does not implement are not menu entries.
     expect(menu).not.toContain('dd627');
+    // Maintenance is Dédalo's dd88 too (its widgets are elements this archive does not implement).
+    expect(menu).toContain('dd88');
+    ok(await root.post(start({ search_obj: { t: 'dd88' } })));
   });
 
   it('a section never seen before is listed, created, edited and saved by a global admin', async () => {
