@@ -34,9 +34,10 @@ import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
 import { backtickDialect, doubleQuoteDialect } from '../src/publication/db/sql-builder.js';
 import { type LoopResult, mariadbCeiling, sqliteCeiling } from './ceiling.js';
 import { runPublishBench } from './run-publish-bench.js';
-import { runWorkBench } from './run-work-bench.js';
+import { runWorkBench, type WorkBenchOptions } from './run-work-bench.js';
 import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
 import { V1_BENCH_CODE, v1Scenarios } from './v1-scenarios.js';
+import { runOntologySizeBench } from './work-ontology-size.js';
 
 /** Every scenario of the run; another API's table joins here with one import and one spread. */
 const ALL_SCENARIOS: BenchScenario[] = [...v2Scenarios, ...v1Scenarios];
@@ -483,10 +484,24 @@ async function soak(): Promise<void> {
   writeFileSync('bench/results/soak-latest.md', `${lines.join('\n')}\n`);
 }
 
+/**
+ * The work scenarios, then the ontology-size comparison (bench/work-ontology-size.ts);
+ * WORK_BENCH_PART=scenarios or =ontology-size runs one of them.
+ */
+async function workBenchWithOntologySize(opts: WorkBenchOptions): Promise<void> {
+  const part = process.env.WORK_BENCH_PART ?? 'all';
+  if (part !== 'ontology-size') await runWorkBench(opts);
+  if (part === 'scenarios') return;
+  const lines = await runOntologySizeBench(opts);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/work-ontology-size-latest.md', `${lines.join('\n')}\n`);
+  console.log(`\n${lines.join('\n')}`);
+}
+
 const run =
   args.api === 'work'
     ? () =>
-        runWorkBench({
+        workBenchWithOntologySize({
           seconds: Number(args.seconds ?? '5'),
           connections: Number(args.connections ?? '16'),
           engines: String(args.engines ?? 'pglite,postgres').split(','),

@@ -35,6 +35,9 @@
  * `workbench_<pid>` created on the server of TEST_PG_URL and dropped at the end. PGlite is a
  * single-process database, so its baselines run after the server has stopped, on the same data
  * directory. Prints a markdown table and writes it to bench/results/work-latest.md.
+ *
+ * run-bench.ts then runs the ontology-size comparison (bench/work-ontology-size.ts), which reuses
+ * the server, session and request helpers exported here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -72,7 +75,7 @@ export interface WorkBenchOptions {
 const PORT = 3191;
 const BASE = '/dedalo/core/api/v1/json';
 const URL_BASE = `http://127.0.0.1:${PORT}${BASE}`;
-const ROOT_PASSWORD = 'bench root password';
+export const ROOT_PASSWORD = 'bench root password';
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const INTERVIEWS = Number(process.env.WORK_BENCH_INTERVIEWS ?? 100_000);
 /** Saves rotate over records 1..SAVE_SPREAD, so concurrent saves rarely wait on one row lock. */
@@ -89,7 +92,10 @@ const LOGIN_BODY = JSON.stringify({
   action: 'login',
   options: { username: 'root', auth: ROOT_PASSWORD },
 });
-const START_BODY = JSON.stringify({ action: 'start', options: { search_obj: { t: 'oh1' }, menu: true } });
+export const START_BODY = JSON.stringify({
+  action: 'start',
+  options: { search_obj: { t: 'oh1' }, menu: true },
+});
 
 /** The list read: oh14 contains "INT-0123" matches interviews 12300..12399; the page shows 50. */
 const LIST_SQO = {
@@ -99,7 +105,7 @@ const LIST_SQO = {
   filter: { $and: [{ q: 'INT-0123', path: [{ section_tipo: 'oh1', component_tipo: 'oh14' }] }] },
 };
 const LIST_LANG = 'lg-eng';
-const LIST_BODY = JSON.stringify({
+export const LIST_BODY = JSON.stringify({
   action: 'read',
   source: { section_tipo: 'oh1', tipo: 'oh1', mode: 'list', lang: LIST_LANG },
   sqo: LIST_SQO,
@@ -122,7 +128,7 @@ const focusBody = (sectionId: number) =>
 
 /** The stock client's save of the code (as the stock Dédalo client sends it). */
 const SAVE_TIPO = 'oh14';
-const saveBody = (sectionId: number, text: string) =>
+export const saveBody = (sectionId: number, text: string) =>
   JSON.stringify({
     action: 'save',
     source: {
@@ -138,7 +144,7 @@ const saveBody = (sectionId: number, text: string) =>
     },
   });
 
-interface Measured extends LoopResult {
+export interface Measured extends LoopResult {
   errors: number;
 }
 
@@ -164,7 +170,7 @@ async function loop(op: () => Promise<unknown>, concurrency: number, seconds: nu
   return summarise(latencies, seconds);
 }
 
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/src/work/main.js'], {
     env: {
       ...process.env,
@@ -184,7 +190,7 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   return child;
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
+export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
@@ -205,7 +211,7 @@ interface Outgoing {
 /** A request, fixed or made afresh for every request (autocannon's setupRequest). */
 type RequestSource = Outgoing | (() => Outgoing);
 
-async function loadTest(
+export async function loadTest(
   source: RequestSource,
   opts: WorkBenchOptions,
   seconds = opts.seconds,
@@ -247,7 +253,7 @@ async function measure(
   return { api, rss: rssMb(server.pid!) };
 }
 
-interface Session {
+export interface Session {
   /** The Cookie header to send. */
   cookie: string;
   csrfToken: string;
@@ -255,7 +261,7 @@ interface Session {
 }
 
 /** Logs in once; answers the cookie header, the CSRF token and the session token's SHA-256. */
-async function loginOnce(): Promise<Session> {
+export async function loginOnce(): Promise<Session> {
   const res = await fetch(URL_BASE, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -362,7 +368,7 @@ const focusBase =
   };
 
 /** 1, 2, ... spread, 1, 2, ...: shared by all connections, so each request hits the next record. */
-function rotation(spread: number): () => number {
+export function rotation(spread: number): () => number {
   let n = 0;
   return () => (n++ % spread) + 1;
 }
@@ -373,7 +379,7 @@ interface EngineSetup {
   dispose(): Promise<void>;
 }
 
-async function setup(engine: string, connections: number): Promise<EngineSetup> {
+export async function setup(engine: string, connections: number): Promise<EngineSetup> {
   if (engine === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'workbench-'));
     return {

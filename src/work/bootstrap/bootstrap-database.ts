@@ -84,6 +84,17 @@ class SeedWriter {
   }
 }
 
+/**
+ * The component that holds the yes/no list's labels: its first text component in the ontology
+ * (dd62 in the default content; Dédalo's own `dd` TLD has another one), so the list is labelled
+ * whichever `dd` the archive was started with.
+ */
+function yesNoValueTipo(ontology: Ontology): string {
+  const value = ontology.sectionComponents('dd64').find((c) => c.model === 'component_input_text');
+  if (!value) throw new Error('bootstrap: the yes/no list dd64 has no text component for its labels');
+  return value.tipo;
+}
+
 const rootKey: RecordKey = { section_tipo: 'dd128', section_id: ROOT_USER_ID };
 
 async function hasRoot(db: SqlQueryable, ontology: Ontology): Promise<boolean> {
@@ -117,8 +128,9 @@ export async function bootstrapDatabase(
     if (await hasRoot(tx, ontology)) return false;
     const seed = new SeedWriter(tx, ontology);
 
-    await seed.insert('dd64', YES_ID, { dd62: literal(['lg-eng', 'Yes'], ['lg-spa', 'Sí']) });
-    await seed.insert('dd64', NO_ID, { dd62: literal(['lg-eng', 'No'], ['lg-spa', 'No']) });
+    const yesNoValue = yesNoValueTipo(ontology);
+    await seed.insert('dd64', YES_ID, { [yesNoValue]: literal(['lg-eng', 'Yes'], ['lg-spa', 'Sí']) });
+    await seed.insert('dd64', NO_ID, { [yesNoValue]: literal(['lg-eng', 'No'], ['lg-spa', 'No']) });
     await setCounter(tx, 'dd64', NO_ID);
 
     await seed.insert('dd153', DEFAULT_PROJECT_ID, {

@@ -10,7 +10,12 @@
  * first two list columns of its target section.
  */
 import type { UserAccess } from '../auth/permissions.js';
-import { isAreaModel, isComponentModel, isUnimplementedComponent } from '../ontology/component-models.js';
+import {
+  isAreaModel,
+  isComponentModel,
+  isGrouperModel,
+  isUnimplementedComponent,
+} from '../ontology/component-models.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
 import type { ContextEntry, Ddo } from '../read/read-types.js';
@@ -48,7 +53,7 @@ export function elementType(node: OntologyNode): string {
   if (node.model === 'section') return 'section';
   if (isAreaModel(node.model)) return 'area';
   if (isComponentModel(node.model) || isUnimplementedComponent(node.model)) return 'component';
-  if (node.model === 'section_group') return 'grouper';
+  if (isGrouperModel(node.model)) return 'grouper';
   if (node.model.startsWith('tool_')) return 'tool';
   return node.model;
 }

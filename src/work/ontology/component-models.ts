@@ -47,6 +47,7 @@ export const ELEMENT_MODELS = [
   'area_resource',
   'section',
   'section_group',
+  'section_tab',
   'menu',
   'login',
 ] as const;
@@ -55,6 +56,11 @@ export type ElementModelName = (typeof ELEMENT_MODELS)[number];
 
 export function isComponentModel(model: string): model is ComponentModelName {
   return Object.hasOwn(COMPONENT_MODELS, model);
+}
+
+/** Groupers: the boxes a section's components are arranged in (Dédalo nests groups in tabs). */
+export function isGrouperModel(model: string): boolean {
+  return model === 'section_group' || model === 'section_tab';
 }
 
 export function isAreaModel(model: string): boolean {

@@ -13,6 +13,7 @@
  *   request then keeps that Ontology object to its end, whatever changes meanwhile.
  */
 
+import { isMatrixTable } from '../store/matrix-tables.js';
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { COMPONENT_MODELS, isComponentModel } from './component-models.js';
 import { defaultOntologySource } from './default-ontology.js';
@@ -139,6 +140,7 @@ function sourceFromRows(
 ): { source: OntologySeed; problems: string[] } {
   const problems: string[] = [];
   const nodes = new Map<string, OntologyNode>();
+  const rowByTipo = new Map(rows.map((r) => [r.tipo, r]));
   for (const row of rows) {
     if (row.is_model) continue; // model definitions (Dédalo 6 imports) are not elements
     if (row.tld !== tldOf(row.tipo))
@@ -161,6 +163,9 @@ function sourceFromRows(
       else targets = row.relations.map((r) => (isObject(r) ? String(r.tipo) : String(r)));
       if (targets?.length === 0) targets = undefined;
     }
+    if (row.model === 'section' && targets) {
+      targets = dedaloSectionTable(targets, rowByTipo, settings);
+    }
     nodes.set(row.tipo, {
       tipo: row.tipo,
       parent: row.parent,
@@ -176,7 +181,9 @@ function sourceFromRows(
   const childrenOf = new Map<string | null, string[]>();
   for (const tipo of nodes.keys()) {
     const parent = nodes.get(tipo)!.parent;
-    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), tipo]);
+    const siblings = childrenOf.get(parent);
+    if (siblings) siblings.push(tipo);
+    else childrenOf.set(parent, [tipo]);
   }
   for (const list of childrenOf.values()) {
     list.sort((a, b) => order.get(a)! - order.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
@@ -196,30 +203,108 @@ function sourceFromRows(
   return { source: { languages, tlds, nodes: ordered }, problems };
 }
 
-/** Everything, in one statement: one snapshot, tagged with the version it had. */
+/**
+ * A Dédalo section names the table its records live in by a relation to a `matrix_table` element
+ * whose label is the table's name (an imported ontology has no `matrix_table` setting). That
+ * relation becomes the section's table when its properties name none; a table this archive does
+ * not have (matrix_dd, matrix_list, matrix_tools, ...: value lists and registers) is `matrix`,
+ * where records of every other section live. A section in `matrix_activity` is the activity log,
+ * written by the server only: read-only unless its properties say otherwise. Returns the
+ * relations that are not tables.
+ */
+function dedaloSectionTable(
+  targets: string[],
+  rowByTipo: ReadonlyMap<string, OntologyRow>,
+  settings: Partial<Pick<OntologyNode, 'matrix_table' | 'read_only'>>,
+): string[] | undefined {
+  const tables = targets.filter((t) => rowByTipo.get(t)?.model === 'matrix_table');
+  const first = tables[0] && rowByTipo.get(tables[0]);
+  if (first && settings.matrix_table === undefined) {
+    const name = Object.values(first.term ?? {})[0]?.trim() ?? '';
+    settings.matrix_table = isMatrixTable(name) ? name : 'matrix';
+  }
+  if (settings.matrix_table === 'matrix_activity' && settings.read_only === undefined)
+    settings.read_only = true;
+  const rest = targets.filter((t) => !tables.includes(t));
+  return rest.length > 0 ? rest : undefined;
+}
+
+/**
+ * Everything, in one statement: one snapshot, tagged with the version it had. One row per
+ * element, language and TLD, each a single JSON text (`[kind, ...fields]`) parsed here: an
+ * aggregate of 20,000 elements in one value grew the embedded database's memory by about 100 MB
+ * for good, and ten columns per row cost the embedded driver two to three times the time of one.
+ */
 export async function readStoredOntology(db: SqlQueryable): Promise<StoredOntology> {
-  const { rows } = await db.query<{
-    version: string;
-    nodes: OntologyRow[];
-    languages: { code: string; label: string }[];
-    tlds: { tld: string; name: string }[];
-  }>(
-    `SELECT v.version::text AS version,
-       (SELECT coalesce(jsonb_agg(jsonb_build_object(
-          'tipo', o.tipo, 'parent', o.parent, 'term', o.term, 'model', o.model,
-          'order_number', o.order_number, 'relations', o.relations, 'tld', o.tld,
-          'properties', o.properties, 'is_translatable', o.is_translatable, 'is_model', o.is_model)),
-          '[]'::jsonb) FROM dd_ontology o) AS nodes,
-       (SELECT coalesce(jsonb_agg(jsonb_build_object('code', l.code, 'label', l.label)
-          ORDER BY l.order_number, l.code), '[]'::jsonb) FROM dd_ontology_languages l) AS languages,
-       (SELECT coalesce(jsonb_agg(jsonb_build_object('tld', t.tld, 'name', t.name) ORDER BY t.tld),
-          '[]'::jsonb) FROM main_dd t) AS tlds
-     FROM ontology_version v WHERE v.id = 1`,
+  const { rows } = await db.query<{ r: string }>(
+    `SELECT json_build_array('v', v.version::text)::text AS r FROM ontology_version v WHERE v.id = 1
+     UNION ALL
+     SELECT json_build_array('n', o.tipo, o.parent, o.term, o.model, o.order_number, o.relations,
+       o.tld, o.properties, o.is_translatable, o.is_model)::text
+     FROM dd_ontology o
+     UNION ALL
+     SELECT json_build_array('l', l.code, l.label, l.order_number)::text FROM dd_ontology_languages l
+     UNION ALL
+     SELECT json_build_array('t', t.tld, t.name)::text FROM main_dd t`,
   );
-  const row = rows[0];
-  if (!row) throw new Error('ontology: the ontology_version row is missing (migration 12)');
-  const { source, problems } = sourceFromRows(row.nodes, row.languages, row.tlds);
-  return { version: Number(row.version), source, problems };
+  let version: string | undefined;
+  const nodes: OntologyRow[] = [];
+  const languages: { code: string; label: string; order: number }[] = [];
+  const tlds: { tld: string; name: string }[] = [];
+  for (const { r } of rows) {
+    const row = JSON.parse(r) as unknown[];
+    if (row[0] === 'n') {
+      const [
+        ,
+        tipo,
+        parent,
+        term,
+        model,
+        order_number,
+        relations,
+        tld,
+        properties,
+        is_translatable,
+        is_model,
+      ] = row as [
+        string,
+        string,
+        string | null,
+        Record<string, string>,
+        string,
+        number,
+        OntologyRow['relations'],
+        string,
+        OntologyRow['properties'],
+        boolean,
+        boolean,
+      ];
+      nodes.push({
+        tipo,
+        parent,
+        term,
+        model,
+        order_number,
+        relations,
+        tld,
+        properties,
+        is_translatable,
+        is_model,
+      });
+    } else if (row[0] === 'l') {
+      languages.push({ code: String(row[1]), label: String(row[2]), order: Number(row[3]) });
+    } else if (row[0] === 't') tlds.push({ tld: String(row[1]), name: String(row[2]) });
+    else if (row[0] === 'v') version = String(row[1]);
+  }
+  if (version === undefined) throw new Error('ontology: the ontology_version row is missing (migration 12)');
+  languages.sort((a, b) => a.order - b.order || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  tlds.sort((a, b) => (a.tld < b.tld ? -1 : a.tld > b.tld ? 1 : 0));
+  const { source, problems } = sourceFromRows(
+    nodes,
+    languages.map(({ code, label }) => ({ code, label })),
+    tlds,
+  );
+  return { version: Number(version), source, problems };
 }
 
 /** The stored ontology, checked; OntologyError (every problem listed) when it is broken. */

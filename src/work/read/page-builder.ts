@@ -83,6 +83,21 @@ export function relationPage(
   return { entries, pagination: { total: items.length, limit: page.limit, offset: page.offset } };
 }
 
+/**
+ * A list record's text when its label component holds none: the first text it stores under any
+ * component (in `lang`, else any), so options written under another ontology's label component
+ * (the yes/no list bootstrapped with this project's dd62, then Dédalo's `dd` imported) keep a
+ * readable label.
+ */
+function storedText(row: MatrixRow, lang: string): string | undefined {
+  const items = Object.values((row.string ?? {}) as Record<string, unknown>).flatMap((v) =>
+    Array.isArray(v) ? (v as { lang?: unknown; value?: unknown }[]) : [],
+  );
+  const text = (i: { value?: unknown }) => typeof i.value === 'string' && i.value !== '';
+  const found = items.find((i) => i.lang === lang && text(i)) ?? items.find(text);
+  return found?.value as string | undefined;
+}
+
 export class PageBuilder {
   private readonly contexts = new Map<string, ContextEntry>();
   private readonly items: DataItem[] = [];
@@ -263,7 +278,8 @@ export class PageBuilder {
       const value = (entries[0] as { value?: unknown } | undefined)?.value;
       return {
         value: { section_tipo: sectionTipo, section_id: Number(row.section_id) },
-        label: typeof value === 'string' ? value : String(row.section_id),
+        label:
+          typeof value === 'string' ? value : (storedText(row, this.options.lang) ?? String(row.section_id)),
         section_id: Number(row.section_id),
       };
     });

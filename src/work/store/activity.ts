@@ -34,6 +34,22 @@ export function momentDateValue(when: Date) {
   };
 }
 
+/**
+ * Dédalo's codes of the kinds of event: records of its list dd42, which its `dd` TLD makes the
+ * "what" dd545 point into (a component_select). The default content has dd545 as text; each row
+ * carries both, so the log reads the same whichever `dd` the archive runs on.
+ */
+const DEDALO_WHAT: Record<string, number> = {
+  login: 1,
+  logout: 2,
+  new: 3,
+  delete: 4,
+  save: 5,
+  load: 6,
+  upload: 9,
+};
+const WHAT_LIST = 'dd42';
+
 export async function logActivity(tx: SqlQueryable, entry: ActivityEntry): Promise<number> {
   const item = (value: unknown) => [{ id: 1, lang: NO_LANG, value }];
   // The id comes from a sequence (migration 5), as upstream does for the activity log: a counter
@@ -51,6 +67,18 @@ export async function logActivity(tx: SqlQueryable, entry: ActivityEntry): Promi
         dd543: [
           { type: 'dd151', section_tipo: 'dd128', section_id: entry.userId, from_component_tipo: 'dd543' },
         ],
+        ...(DEDALO_WHAT[entry.what] !== undefined
+          ? {
+              dd545: [
+                {
+                  type: 'dd151',
+                  section_tipo: WHAT_LIST,
+                  section_id: DEDALO_WHAT[entry.what],
+                  from_component_tipo: 'dd545',
+                },
+              ],
+            }
+          : {}),
       }),
       // A date item as every date component stores it ({id, lang, start}), so date filters and
       // the date component's reader work on the log as on any section.

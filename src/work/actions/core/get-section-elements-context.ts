@@ -9,6 +9,7 @@ import { assertCan } from '../../auth/permissions.js';
 import { elementContext, isSearchable } from '../../context/element-context.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
+import { isGrouperModel } from '../../ontology/component-models.js';
 import { sessionLang } from '../../read/read-request.js';
 import type { ContextEntry } from '../../read/read-types.js';
 import { objectField, optionalString } from '../rqo-fields.js';
@@ -57,7 +58,7 @@ export const getSectionElementsContextAction: ActionDefinition = {
         if (!isSearchable(component) || exclude.has(component.tipo)) continue;
         if (access.level(section.tipo, component.tipo) < 1) continue;
         const grouper = component.parent ? ctx.ontology.node(component.parent) : undefined;
-        if (grouper && grouper.model === 'section_group' && !groupers.has(grouper.tipo)) {
+        if (grouper && isGrouperModel(grouper.model) && !groupers.has(grouper.tipo)) {
           groupers.add(grouper.tipo);
           entries.push(
             elementContext(ctx.ontology, access, grouper, {
