@@ -123,7 +123,8 @@ interface StoredOntology {
 }
 
 const takesTargets = (model: string) =>
-  isComponentModel(model) ? COMPONENT_MODELS[model].relation : !isImplementedModel(model);
+  model === 'section' ||
+  (isComponentModel(model) ? COMPONENT_MODELS[model].relation : !isImplementedModel(model));
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -164,6 +165,8 @@ function sourceFromRows(
       if (targets?.length === 0) targets = undefined;
     }
     if (row.model === 'section' && targets) {
+      // A section's relations: its table (Dédalo's matrix_table link) and, for a virtual
+      // section, its real section.
       targets = dedaloSectionTable(targets, rowByTipo, settings);
     }
     nodes.set(row.tipo, {
@@ -225,7 +228,9 @@ function dedaloSectionTable(
   }
   if (settings.matrix_table === 'matrix_activity' && settings.read_only === undefined)
     settings.read_only = true;
-  const rest = targets.filter((t) => !tables.includes(t));
+  // What remains is the real section of a virtual one; Dédalo's other links of a section (to
+  // models, lists, tools) stay stored and are not targets.
+  const rest = targets.filter((t) => !tables.includes(t) && rowByTipo.get(t)?.model === 'section');
   return rest.length > 0 ? rest : undefined;
 }
 

@@ -119,7 +119,13 @@ describe.each(workEngineCases())("Dédalo's core TLD dd replacing the default on
     expect(menuTipos(ok(await before.post(start({ search_obj: { t: 'oh1' }, menu: true }))))).toContain(
       'dd207',
     );
-    await replaceTld(db, DUMP, 'dd');
+    const { report } = await replaceTld(db, DUMP, 'dd');
+    // Our admin area dd207 is not in Dédalo's dd: what hung from it (the Ontology area) moves
+    // under the root instead of leaving the ontology broken.
+    expect(report.removed.tipos).toContain('dd207');
+    expect(report.reattached_to_root).toEqual(
+      expect.arrayContaining([{ tipo: 'ontology1', parent: 'dd207' }]),
+    );
     root = await rootBrowser(work);
   });
   afterAll(async () => {

@@ -194,6 +194,13 @@ export async function importOntologyTld(db: SqlClient, o: ImportTldOptions): Pro
         (r) => stored.has(r.tipo) && canonical(stored.get(r.tipo)) !== canonical(r),
       );
       const removed = [...stored.keys()].filter((t) => !fileTipos.has(t)).sort();
+      // Elements of other TLDs hanging from a node this import removes move under the root.
+      const rootAfter = plan.rows.find((r) => !r.is_model && r.parent === null)?.tipo ?? ontology.rootTipo;
+      const { rows: orphans } = await tx.query<{ tipo: string; parent: string; tld: string }>(
+        `SELECT tipo, parent, tld FROM dd_ontology
+         WHERE tld <> $1 AND NOT is_model AND parent = ANY($2::text[]) ORDER BY tipo`,
+        [tld, removed],
+      );
       const root = plan.rows.find((r) => !r.is_model && plan.attachedToRoot.some((a) => a.tipo === r.tipo));
       const name =
         (root && (root.term['lg-eng'] ?? root.term['lg-spa'] ?? Object.values(root.term)[0])) || tld;
@@ -227,6 +234,7 @@ export async function importOntologyTld(db: SqlClient, o: ImportTldOptions): Pro
         relations_to_tlds_not_installed: missing,
         unresolved_models: readReport.unresolved_models,
         attached_to_root: plan.attachedToRoot,
+        reattached_to_root: orphans.map((o) => ({ tipo: o.tipo, parent: o.parent })),
         labels_in_languages_not_offered: plan.languagesNotOffered,
         notes: plan.matrixTableNotes,
         problems: readReport.problems,
@@ -242,6 +250,13 @@ export async function importOntologyTld(db: SqlClient, o: ImportTldOptions): Pro
         removed,
         modelRows: plan.modelRows,
       });
+      if (orphans.length > 0) {
+        await tx.query('UPDATE dd_ontology SET parent = $1 WHERE tipo = ANY($2::text[])', [
+          rootAfter,
+          orphans.map((o) => o.tipo),
+        ]);
+        for (const other of new Set(orphans.map((o) => o.tld))) await mirrorTld(tx, other);
+      }
       try {
         await loadStoredOntology(tx);
       } catch (err) {

@@ -39,6 +39,11 @@ export interface TldImportReport {
   unresolved_models: { model_tipo: string; tipos: string[] }[];
   /** Elements whose parent is not installed (or the TLD's root): placed under the root area. */
   attached_to_root: { tipo: string; parent: string | null }[];
+  /**
+   * Elements of OTHER TLDs whose parent this import removes (our default admin area, when
+   * Dédalo's own `dd` replaces ours): placed under the root area, never left without a parent.
+   */
+  reattached_to_root: { tipo: string; parent: string }[];
   /** Languages of labels this archive does not offer: the labels are kept. */
   labels_in_languages_not_offered: string[];
   notes: string[];
@@ -79,6 +84,8 @@ export function formatTldReport(r: TldImportReport): string {
     out.push(`  unresolved model ${u.model_tipo}, used by ${u.tipos.slice(0, LISTED).join(', ')}`);
   for (const a of r.attached_to_root)
     out.push(`  ${a.tipo} placed under the root area (its parent ${a.parent ?? '(none)'} is not installed)`);
+  for (const a of r.reattached_to_root)
+    out.push(`  ${a.tipo} (another TLD) placed under the root area: its parent ${a.parent} is removed`);
   for (const lang of r.labels_in_languages_not_offered)
     out.push(`  labels in ${lang} kept; not offered as a data language`);
   for (const note of r.notes) out.push(`  note: ${note}`);
