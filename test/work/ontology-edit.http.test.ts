@@ -163,6 +163,8 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     // The areas that used Dédalo's `<tld>0` tipos moved to the 9000 range.
     expect((await nodeRow(work, 'oh9000'))?.model).toBe('area');
     expect(await menuOf(root)).toEqual(expect.arrayContaining(['ontology1', 'oh0', 'rsc0', 'dd0', MAIN]));
+    // The template only lends its components: it is not a menu entry.
+    expect(await menuOf(root)).not.toContain('ontology5');
   });
 
   it('searches a TLD section by its components, and offers the implemented models', async () => {

@@ -184,6 +184,8 @@ function menuContext(ontology: Ontology, langs: { application: string; data: str
     const entries: MenuEntry[] = [];
     for (const child of ontology.children(tipo)) {
       if (!isAreaModel(child.model) && child.model !== 'section') continue;
+      // A section that only lends its components (the ontology's template) says `menu: false`.
+      if (child.properties?.menu === false) continue;
       const below = child.model === 'section' ? [] : walk(child.tipo);
       if (below.length === 0 && !access.can('read', child.tipo)) continue;
       entries.push(
