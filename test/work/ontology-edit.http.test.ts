@@ -165,6 +165,14 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
     expect(await menuOf(root)).toEqual(expect.arrayContaining(['ontology1', 'oh0', 'rsc0', 'dd0', MAIN]));
     // The template only lends its components: it is not a menu entry.
     expect(await menuOf(root)).not.toContain('ontology5');
+    // No profile can grant the ontology's sections: the menu says so, and profile grids leave them out.
+    const started = await ok(root.post({ action: 'start', options: { search_obj: {}, menu: true } }));
+    const tree: { tipo: string; grantable?: boolean }[] = started.body.data.context.find(
+      (c: { type: string }) => c.type === 'menu',
+    ).tree;
+    const grantable = (tipo: string) => tree.find((e) => e.tipo === tipo)?.grantable;
+    expect([grantable('ontology1'), grantable('oh0'), grantable(MAIN)]).toEqual([false, false, false]);
+    expect(grantable('oh1')).toBeUndefined();
   });
 
   it('searches a TLD section by its components, and offers the implemented models', async () => {

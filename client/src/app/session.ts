@@ -14,6 +14,8 @@ export interface MenuNode {
   model: string;
   parent: string;
   label: string;
+  /** false: no profile can grant it (the ontology's editing surface: global admins only). */
+  grantable?: boolean;
 }
 
 export interface Session {

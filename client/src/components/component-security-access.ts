@@ -67,7 +67,9 @@ export class ComponentSecurityAccess extends ComponentBase {
   private async loadRows() {
     const session = this.store.session;
     const rows: Row[] = [];
-    const sections = session.menu.filter((n) => n.model === 'section');
+    // What no profile can grant (the ontology's sections: global admins only) is not offered.
+    const menu = session.menu.filter((n) => n.grantable !== false);
+    const sections = menu.filter((n) => n.model === 'section');
     const elements = await Promise.all(
       sections.map((s) =>
         session.api
@@ -76,7 +78,7 @@ export class ComponentSecurityAccess extends ComponentBase {
           .catch(() => [] as ContextEntry[]),
       ),
     );
-    for (const node of session.menu) {
+    for (const node of menu) {
       if (node.model === 'section') {
         rows.push({ tipo: node.tipo, section_tipo: node.tipo, label: node.label, kind: 'section' });
         const comps = elements[sections.indexOf(node)] ?? [];

@@ -18,6 +18,7 @@ import { WorkError } from '../../dispatch/error-registry.js';
 import { isAreaModel, isComponentModel } from '../../ontology/component-models.js';
 import { NO_LANG, type Ontology } from '../../ontology/load-ontology.js';
 import { TIPO_PATTERN } from '../../ontology/ontology-schema.js';
+import { isOntologyEditingTipo } from '../../ontology/ontology-sections.js';
 import { type Fields, firstOf, objectField, optionalBoolean, optionalObject } from '../rqo-fields.js';
 import { parseSectionId, type SectionId } from '../section-id.js';
 
@@ -161,6 +162,8 @@ interface MenuEntry {
   model: string;
   parent: string | null;
   label: string;
+  /** false: a profile's grant has no effect here (the ontology's editing surface). */
+  grantable?: false;
 }
 
 /** The page shell: open to every active user (what it shows is filtered by permissions). */
@@ -194,6 +197,7 @@ function menuContext(ontology: Ontology, langs: { application: string; data: str
           model: child.model,
           parent: child.parent,
           label: labelOf(child, langs.application),
+          ...(isOntologyEditingTipo(child.tipo) ? { grantable: false as const } : {}),
         },
         ...below,
       );
