@@ -293,6 +293,33 @@ describe.runIf(haveChromium)('component elements', () => {
     ]);
   });
 
+  it('date range (date_mode range): from and to saved as {start, end}; an end before the start is refused', async () => {
+    await mount(
+      'component-date',
+      ctx('mus12', 'component_date', 'Production', { properties: { date_mode: 'range' } }),
+      item('mus12', []),
+    );
+    const from = page.getByRole('textbox', { name: 'From' });
+    const to = page.getByRole('textbox', { name: 'To' });
+    await to.fill('1890');
+    await to.press('Tab');
+    await page.getByRole('status').getByText('A range needs its start date.').waitFor();
+    await from.fill('1900-03');
+    await from.press('Tab');
+    await page.getByRole('status').getByText('The end of the range comes before its start.').waitFor();
+    await to.fill('1910');
+    await to.press('Tab');
+    await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+    expect(await saved()).toEqual([
+      {
+        tipo: 'mus12',
+        model: 'component_date',
+        lang: 'lg-nolan',
+        changes: [{ action: 'set_data', value: [{ start: { year: 1900, month: 3 }, end: { year: 1910 } }] }],
+      },
+    ]);
+  });
+
   it('security access: a section row sets every field of the section', async () => {
     await mount(
       'component-security-access',
