@@ -55,8 +55,8 @@ function headerColumns(text: string, separator: string): number {
 
 function csvFailure(error: unknown, limits: CsvLimits): unknown {
   if (!(error instanceof CsvError)) return error;
-  const line =
-    typeof (error as { lines?: unknown }).lines === 'number' ? (error as { lines: number }).lines : undefined;
+  const lines: unknown = (error as unknown as { lines?: unknown }).lines;
+  const line = typeof lines === 'number' ? lines : undefined;
   if (error.code === 'CSV_MAX_RECORD_SIZE') {
     return new CollectionFileError('limit', `a row is longer than ${limits.maxRowChars} characters`, {
       line,
