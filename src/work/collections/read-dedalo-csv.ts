@@ -70,7 +70,7 @@ export interface DedaloCsvReader {
 
 export function checkedSection(ontology: Ontology, sectionTipo: string): OntologyNode {
   const section = ontology.node(sectionTipo);
-  if (!section || section.model !== 'section') {
+  if (section?.model !== 'section') {
     throw new CollectionFileError('section', `${sectionTipo.slice(0, 64)} is not a section of the ontology`);
   }
   return section;
