@@ -137,6 +137,17 @@ function describeColumns(
   return { columns, parsed };
 }
 
+/** A `section_id` cell: undefined when empty; throws (with the message) when not a record id. */
+export function recordIdOf(text: string): number | undefined {
+  const id = text.trim();
+  if (id === '') return undefined;
+  const n = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_SECTION_ID)) {
+    throw new Error(`"${id.slice(0, 32)}" is not a record id (1 to ${MAX_SECTION_ID})`);
+  }
+  return n;
+}
+
 /** One data row's record action, changes and refusals. */
 function readRow(row: CsvRow, columns: readonly DedaloCsvColumn[], options: DedaloCsvOptions): DedaloCsvRow {
   const refusals: CellRefusal[] = [];
@@ -156,12 +167,11 @@ function readRow(row: CsvRow, columns: readonly DedaloCsvColumn[], options: Deda
   for (const column of columns) {
     const text = row.cells[column.index - 1] ?? '';
     if (column.role === 'section_id') {
-      const id = text.trim();
-      if (id === '') continue;
-      const n = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
-      if (!(n >= 1 && n <= MAX_SECTION_ID)) {
-        refuse(column, 'section_id', `"${id.slice(0, 32)}" is not a record id (1 to ${MAX_SECTION_ID})`);
-      } else sectionId = n;
+      try {
+        sectionId = recordIdOf(text);
+      } catch (error) {
+        refuse(column, 'section_id', (error as Error).message);
+      }
       continue;
     }
     if (column.role === 'section_tipo') {
