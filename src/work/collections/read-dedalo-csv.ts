@@ -98,17 +98,8 @@ function describeColumns(
       seen.set(key, index);
     }
     if (h.kind === 'section_id' || h.kind === 'section_tipo') return { index, header, role: h.kind };
-    if (h.kind === 'other') {
-      return {
-        index,
-        header,
-        role: 'ignored',
-        problem: {
-          reason: 'unknown_tipo',
-          message: `the column "${header.slice(0, 64)}" is not a component tipo`,
-        },
-      };
-    }
+    // Not a tipo (Dédalo's metadata columns such as created_date): listed, its cells ignored.
+    if (h.kind === 'other') return { index, header, role: 'ignored' };
     const node = ontology.node(h.tipo);
     if (!node) {
       return {
