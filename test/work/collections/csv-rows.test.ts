@@ -112,6 +112,22 @@ describe('CSV rows', () => {
     expect(row.message).toMatch(/longer than 1000 characters/);
   });
 
+  it('reads lazily: the first rows come before the file is consumed', async () => {
+    let produced = 0;
+    async function* generated(): AsyncGenerator<string> {
+      yield 'section_id;oh16\n';
+      for (let i = 1; i <= 100_000; i++) {
+        produced = i;
+        yield `${i};"Interview ${i}"\n`;
+      }
+    }
+    const { rows } = await openCsv(generated());
+    let count = 0;
+    for await (const _ of rows) if (++count === 10) break;
+    expect(count).toBe(10);
+    expect(produced).toBeLessThan(10_000);
+  });
+
   it('streams 100,000 rows one at a time', async () => {
     async function* generated(): AsyncGenerator<string> {
       yield 'section_id;oh16\n';
