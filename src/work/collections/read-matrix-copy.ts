@@ -62,9 +62,11 @@ async function* lines(source: AsyncIterable<Uint8Array | string>, max: number): 
   let pending = '';
   let line = 0;
   for await (const chunk of utf8Chunks(source)) {
+    // Only the new text is searched for line ends, so a long line costs its length once.
+    const searched = pending.length;
     pending += chunk.toString('utf8');
     let start = 0;
-    for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n', start)) {
+    for (let at = pending.indexOf('\n', searched); at >= 0; at = pending.indexOf('\n', start)) {
       line++;
       const text = pending.slice(start, at);
       yield text.endsWith('\r') ? text.slice(0, -1) : text;

@@ -145,6 +145,17 @@ describe('Dédalo 6 matrix COPY', () => {
     expect(rows[3]!.refusals.map((r) => [r.line, r.column, r.reason])).toEqual([[11, 4, 'format']]);
   });
 
+  it('refuses a line longer than the limit, with its line', async () => {
+    const text = `1\toh1\t{}\n2\toh1\t{"label":"${'x'.repeat(500)}"}\n`;
+    const read = async () => {
+      for await (const _ of readMatrixCopy(chunks(Buffer.from(text), 16), {
+        ontology,
+        limits: { maxLineChars: 100 },
+      }));
+    };
+    await expect(read()).rejects.toThrow('line 2: a line is longer than 100 characters');
+  });
+
   it('refuses what cannot be read as Dédalo records', async () => {
     const fails = async (text: string | Buffer) => {
       try {
