@@ -5,7 +5,7 @@
  * key yields a request to find the target records whose key component has that text; resolving it
  * is the import's job, which has the database.
  */
-import { NO_LANG } from '../ontology/load-ontology.js';
+import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
 import {
   asRefusal,
   type CellRefusal,
@@ -23,7 +23,6 @@ import {
 } from './column-mapping.js';
 import { type CsvOptions, type CsvRow, openCsv } from './csv-rows.js';
 import { type DecodedCell, decodeCell } from './dedalo-csv-format.js';
-import type { DedaloCsvOptions } from './read-dedalo-csv.js';
 import { recordIdOf } from './read-dedalo-csv.js';
 
 /** Find the records of `section_tipo` whose `key_tipo` text is each of `texts`, and link them. */
@@ -53,7 +52,7 @@ export interface MappedCsvReader {
 }
 
 export interface MappedCsvOptions {
-  ontology: DedaloCsvOptions['ontology'];
+  ontology: Ontology;
   mapping: ColumnMappingFile;
   csv?: CsvOptions;
 }
