@@ -147,6 +147,20 @@ describe('change actions', () => {
     expect(wrongType.code).toBe('validation.invalid_value');
   });
 
+  it('takes a record id written as a string up to the largest id, and refuses one past it', async () => {
+    const r = await apply('oh24', [], 0, [
+      { action: 'insert', value: { section_tipo: 'rsc197', section_id: '2147483647' } },
+      { action: 'insert', value: { section_tipo: 'rsc197', section_id: '1000000000' } },
+    ]);
+    expect((r.items as Locator[]).map((l) => l.section_id)).toEqual([2147483647, 1000000000]);
+    const past = await refusal(
+      apply('oh24', [], 0, [
+        { action: 'insert', value: { section_tipo: 'rsc197', section_id: '2147483648' } },
+      ]),
+    );
+    expect(past.message).toMatch(/section_id must be an integer record id/);
+  });
+
   it('removes a locator without id by its target, and by key', async () => {
     const items = [
       { type: 'dd151', section_tipo: 'rsc197', section_id: 1, from_component_tipo: 'oh24' },
