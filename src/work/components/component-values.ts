@@ -104,6 +104,9 @@ const KIND_OF: Record<ComponentModelName, ValueKind> = {
   component_relation_index: 'relation',
 };
 
+/** How a model's items are shaped (the collection file readers and writers encode cells by it). */
+export const valueKindOf = (model: ComponentModelName): ValueKind => KIND_OF[model];
+
 /** Relation types by model (4.4): link, parent, children, index, project filter. */
 const RELATION_TYPE: Partial<Record<ComponentModelName, string>> = {
   component_filter: 'dd675',
