@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExportCommand } from '../../../src/work/cli-export.js';
+import { openCsv } from '../../../src/work/collections/csv-rows.js';
+import { cellKindOf, decodeCell, parseHeaderCell } from '../../../src/work/collections/dedalo-csv-format.js';
 import { loadOntology } from '../../../src/work/ontology/load-ontology.js';
 import { workEngineCases } from '../../helpers/work-engines.js';
 import { insertLoginUser, insertProfile, insertProject } from '../../helpers/work-permissions.js';
@@ -126,6 +128,41 @@ describe.each(workEngineCases())('exporting a section ($engine)', (engine) => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('the collection reader reads the Dédalo file back to the stored values', async () => {
+    const file = await download('oh1.csv?format=dedalo', root);
+    const reader = await openCsv([file.bytes]);
+    expect(reader.separator).toBe(';');
+    const rows: string[][] = [];
+    for await (const row of reader.rows) rows.push(row.cells);
+    const header = rows[0]!.map(parseHeaderCell);
+    expect(header[0]).toEqual({ kind: 'section_id' });
+    const decoded = rows.slice(1).map((cells) =>
+      Object.fromEntries(
+        header.flatMap((column, i) => {
+          if (column.kind !== 'component') return [];
+          const cell = decodeCell(cellKindOf(ontology.node(column.tipo)!.model), cells[i]!);
+          return cell.empty ? [] : [[column.tipo, Object.fromEntries(cell.byLang)]];
+        }),
+      ),
+    );
+    expect(rows.map((r) => r[0])).toEqual(['section_id', '1', '2', '3']);
+    expect(decoded[0]).toMatchObject({
+      oh14: { null: ['OH-001'] },
+      oh16: { 'lg-spa': ['La guerra; "civil"'], 'lg-eng': ['The war'] },
+      oh23: { null: ['Línea uno\nlínea dos'] },
+      oh24: {
+        null: [
+          { section_tipo: 'rsc197', section_id: '1' },
+          { section_tipo: 'rsc197', section_id: '2' },
+        ],
+      },
+      oh29: { null: [{ start: { year: 1936, month: 7, day: 18 } }] },
+      oh32: { null: [{ section_tipo: 'dd64', section_id: '1' }] },
+    });
+    // A formula is data here: the cell comes back as it was typed.
+    expect(decoded[1]!.oh14).toEqual({ null: ['=HYPERLINK("http://x")'] });
   });
 
   it('plain CSV: BOM, labels in the data language, display values, formula cells prefixed', async () => {
