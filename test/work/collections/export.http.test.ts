@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExportCommand } from '../../../src/work/cli-export.js';
 import { openCsv } from '../../../src/work/collections/csv-rows.js';
@@ -132,7 +132,7 @@ describe.each(workEngineCases())('exporting a section ($engine)', (engine) => {
 
   it('the collection reader reads the Dédalo file back to the stored values', async () => {
     const file = await download('oh1.csv?format=dedalo', root);
-    const reader = await openCsv([file.bytes]);
+    const reader = await openCsv(Readable.from([file.bytes]));
     expect(reader.separator).toBe(';');
     const rows: string[][] = [];
     for await (const row of reader.rows) rows.push(row.cells);
