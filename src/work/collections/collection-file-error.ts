@@ -15,7 +15,9 @@ export type CollectionFileErrorKind =
   /** The header row: no columns, a duplicated column. */
   | 'header'
   /** A mapping file: not JSON, not the schema, or names that the file or the ontology lack. */
-  | 'mapping';
+  | 'mapping'
+  /** The section asked for is not a section of the ontology. */
+  | 'section';
 
 export interface CollectionFilePosition {
   /** 1-based line of the file. */

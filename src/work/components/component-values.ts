@@ -224,7 +224,8 @@ export function locatorValue(spec: ComponentSpec, raw: unknown, path: string): L
   if (typeof sectionTipo !== 'string' || sectionTipo === '') {
     throw invalidValue(spec, `${path}.section_tipo is required`);
   }
-  const id = typeof rawId === 'string' && /^-?[1-9]\d{0,8}$/.test(rawId) ? Number(rawId) : rawId;
+  // Up to ten digits: every id up to MAX_SECTION_ID (checked next) has a string form.
+  const id = typeof rawId === 'string' && /^-?[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : rawId;
   // Record ids are 32-bit integers in the matrix tables: a larger one can address nothing.
   if (typeof id !== 'number' || !Number.isInteger(id) || Math.abs(id) > MAX_SECTION_ID) {
     throw invalidValue(spec, `${path}.section_id must be an integer record id`);
