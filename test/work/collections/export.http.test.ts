@@ -226,8 +226,65 @@ describe.each(workEngineCases())('exporting a section ($engine)', (engine) => {
       '3,OH-003,,',
       '',
     ]);
-    // A section their profile does not open: refused.
+    // A section their profile does not open, or a search through one: refused.
     expect(await refusal('rsc170.csv', cataloguer)).toEqual([403, 'perm.denied']);
+    const through = {
+      filter: {
+        $and: [
+          {
+            q: 'x',
+            path: [
+              { section_tipo: 'oh1', component_tipo: 'oh25' },
+              { section_tipo: 'rsc167', component_tipo: 'rsc54' },
+            ],
+          },
+        ],
+      },
+    };
+    expect(await refusal(`oh1.csv?sqo=${encodeURIComponent(JSON.stringify(through))}`, cataloguer)).toEqual([
+      403,
+      'perm.denied',
+    ]);
+  });
+
+  it('the other models: no password ever, permission tables only in the Dédalo file, media by name', async () => {
+    const users = await download('dd128.csv?format=dedalo', root);
+    expect(users.status).toBe(200);
+    const [header, ...rows] = users.text.split('\n');
+    // Every user component but the password, whose stored hash is nobody's business.
+    expect(header).toBe('section_id;dd132;dd452;dd134;dd1725;dd170;dd244;dd131');
+    expect(users.text).not.toContain('argon2');
+    const cataloguerRow = rows.find((r) => r.startsWith('11;'))!;
+    expect(cataloguerRow.startsWith('11;cataloguer;;;')).toBe(true);
+    const plainUsers = (await download('dd128.csv?format=plain&lang=lg-eng', root)).text
+      .slice(1)
+      .split('\r\n');
+    expect(plainUsers[0]).toBe('section_id,Username,Full name,Email,Profile,Projects,Global admin,Active');
+    // The select and the project filter show the target's name, the yes/no its label.
+    expect(plainUsers.find((r) => r.startsWith('11,'))).toBe(
+      '11,cataloguer,,,profile 10,Default project,,Yes',
+    );
+
+    const profiles = await download('dd234.csv?format=dedalo', root);
+    expect(profiles.text.split('\n')[0]).toBe('section_id;dd237;dd774');
+    expect(profiles.text).toContain('""tipo"":""oh14"",""section_tipo"":""oh1"",""value"":2');
+    const plainProfiles = (await download('dd234.csv?format=plain', root)).text.slice(1).split('\r\n');
+    expect(plainProfiles[0]).toBe('section_id,Name');
+
+    await insertRecordValues(work.server.db, ontology, 'rsc170', 5, {
+      rsc29: [{ id: 1, lang: 'lg-nolan', value: { name: 'molí.jpg', size: 10, key_dir: 'x', path: 'p' } }],
+    });
+    await insertRecordValues(work.server.db, ontology, 'ts1', 7, {
+      hierarchy25: [text('Barcelona', 'lg-spa')],
+      hierarchy36: [locator('hierarchy36', 'ts1', 8, 'dd47')],
+    });
+    await insertRecordValues(work.server.db, ontology, 'ts1', 8, {
+      hierarchy25: [text('Catalunya', 'lg-spa')],
+    });
+    const images = (await download('rsc170.csv?format=plain', root)).text.slice(1).split('\r\n');
+    expect(images[1]).toBe('5,molí.jpg');
+    const terms = (await download('ts1.csv?format=plain&lang=lg-spa', root)).text.slice(1).split('\r\n');
+    expect(terms[1]).toBe('7,Barcelona,Catalunya,,');
   });
 
   it('refuses without a session and on bad parameters, before any byte of a file', async () => {
