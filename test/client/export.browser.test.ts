@@ -49,6 +49,8 @@ describe.runIf(haveChromium)('the Export menu of a section list', () => {
     ({ page } = await newAppPage(browser, { width: 1280, height: 800 }));
     await page.goto(`${new URL(s.server.url).origin}/#/`);
     await logIn(page);
+    // Logged in (the session cookie set) before the test navigates and reloads.
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
