@@ -29,6 +29,7 @@ import {
   setSessionCookie,
 } from './auth/session-cookie.js';
 import { resolveSession, SESSION_ABSOLUTE_MS } from './auth/sessions.js';
+import { registerExportRoute } from './collections/export-route.js';
 import type { WorkConfig } from './config.js';
 import type { ActionRegistry, SessionCookieChange } from './dispatch/action-registry.js';
 import { clientErrorHandler } from './dispatch/client-errors.js';
@@ -424,6 +425,16 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     refuse: (reply, code, message) => sendError(reply, code, message),
   });
   // --- end web client media ---
+  // --- collections: a section's records as a CSV download (the list's Export menu) ---
+  registerExportRoute(app, {
+    basePath: config.basePath,
+    db: deps.db,
+    ontology: deps.ontology,
+    permissions: deps.permissions,
+    clock: deps.clock,
+    refuse: (reply, code, message) => sendError(reply, code, message),
+  });
+  // --- end collections export ---
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 'http.not_found'));
 

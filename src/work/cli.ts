@@ -4,6 +4,7 @@
  *   unlock-user <username> [--address <address>]   lift login throttling of a username
  *   unlock-address <address>                       lift the cross-username lock of an address
  *   ontology import|export ...                     Dédalo ontologies in and out (cli-ontology.ts)
+ *   export --section TIPO ...                      a section's records as CSV (cli-export.ts)
  *
  * It reads the same environment (and `.env`) as the server and opens the same database. With the
  * embedded PGlite database, stop the server first: one process at a time may open it, and while
@@ -13,6 +14,7 @@
  */
 import { unlockLogin } from './auth/login-throttle.js';
 import { ROOT_USER_ID } from './bootstrap/bootstrap-database.js';
+import { EXPORT_USAGE, parseExportCommand, runExportCommand } from './cli-export.js';
 import { ONTOLOGY_USAGE, parseOntologyCommand, runOntologyCommand } from './cli-ontology.js';
 import type { CliResult } from './cli-result.js';
 import { loadWorkConfig } from './config.js';
@@ -26,7 +28,8 @@ import type { SqlClient } from './store/sql-client.js';
 
 const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
        npm run work -- unlock-address <address>
-${ONTOLOGY_USAGE}`;
+${ONTOLOGY_USAGE}
+${EXPORT_USAGE}`;
 
 export type { CliResult };
 
@@ -57,6 +60,11 @@ export async function runWorkCli(
     const command = parseOntologyCommand(argv.slice(1));
     if (typeof command === 'string') return { exitCode: 2, output: command };
     return withDatabase(env, (db) => runOntologyCommand(db, command, now));
+  }
+  if (argv[0] === 'export') {
+    const command = parseExportCommand(argv.slice(1));
+    if (typeof command === 'string') return { exitCode: 2, output: command };
+    return withDatabase(env, (db) => runExportCommand(db, command));
   }
   const target = parse(argv);
   if (typeof target === 'string') return { exitCode: 2, output: target };

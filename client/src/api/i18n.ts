@@ -56,6 +56,10 @@ const en = {
   uninstallBody: (p: Params) =>
     `Its sections hold ${p.n === 1 ? '1 record' : `${p.n} records`} (${p.list}). They are kept in storage but hidden until the TLD is installed again.`,
   uninstall: 'Uninstall',
+  exportMenu: 'Export',
+  exportHint: 'The records of the current search, every page.',
+  exportDedalo: 'Dédalo CSV (to import again)',
+  exportPlain: 'Spreadsheet CSV (labels and values)',
 } satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof en;
@@ -107,6 +111,10 @@ const es: Record<MessageKey, Entry> = {
   uninstallBody: (p) =>
     `Sus secciones contienen ${p.n === 1 ? '1 registro' : `${p.n} registros`} (${p.list}). Se conservan almacenados pero ocultos hasta que se vuelva a instalar el TLD.`,
   uninstall: 'Desinstalar',
+  exportMenu: 'Exportar',
+  exportHint: 'Los registros de la búsqueda actual, todas las páginas.',
+  exportDedalo: 'CSV de Dédalo (para volver a importar)',
+  exportPlain: 'CSV para hoja de cálculo (etiquetas y valores)',
 };
 
 const ca: Record<MessageKey, Entry> = {
@@ -156,6 +164,10 @@ const ca: Record<MessageKey, Entry> = {
   uninstallBody: (p) =>
     `Les seves seccions contenen ${p.n === 1 ? '1 registre' : `${p.n} registres`} (${p.list}). Es conserven emmagatzemats però ocults fins que es torni a instal·lar el TLD.`,
   uninstall: 'Desinstal·la',
+  exportMenu: 'Exporta',
+  exportHint: 'Els registres de la cerca actual, totes les pàgines.',
+  exportDedalo: 'CSV de Dédalo (per tornar a importar)',
+  exportPlain: 'CSV per a full de càlcul (etiquetes i valors)',
 };
 
 const TABLES: Record<UiLang, Record<MessageKey, Entry>> = { en, es, ca };

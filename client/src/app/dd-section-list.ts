@@ -4,6 +4,7 @@
  * Each row's id is a link that opens the record in edit mode.
  */
 import { css, html, LitElement } from 'lit';
+import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
   type ContextEntry,
@@ -39,6 +40,16 @@ export class DdSectionList extends LitElement {
       td.id { width: 4rem; }
       .pager { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
       dd-search-panel { margin-bottom: 0.75rem; }
+      details.export { position: relative; }
+      details.export > summary { list-style: none; cursor: pointer; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); }
+      details.export > summary::-webkit-details-marker { display: none; }
+      details.export > summary::after { content: ' ▾'; }
+      details.export .menu { position: absolute; right: 0; z-index: 5; min-width: 16rem; max-width: min(22rem, 90vw); margin-top: 0.25rem; padding: 0.5rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgb(0 0 0 / 12%); }
+      details.export .menu a { display: block; padding: 0.4rem 0.5rem; border-radius: 4px; }
+      details.export .menu a:hover, details.export .menu a:focus { background: #f7fafc; }
+      details.export .menu p { margin: 0 0 0.35rem; font-size: 0.85rem; }
+      /* On a phone the button wraps to the left edge: the menu opens rightwards from it. */
+      @media (max-width: 640px) { details.export .menu { right: auto; left: 0; } }
     `,
   ];
   static override properties = {
@@ -180,6 +191,32 @@ export class DdSectionList extends LitElement {
     }
   }
 
+  /**
+   * The download of the current search (every page, not only this one) in a format: the
+   * server's export route, with the session cookie; the data language names the plain file's
+   * columns and picks its texts.
+   */
+  private exportUrl(format: 'dedalo' | 'plain'): string {
+    const api = this.session.api.apiUrl.replace(/\/$/, '');
+    const sqo: Record<string, unknown> = { section_tipo: [this.section] };
+    if (this.filter) sqo.filter = this.filter;
+    const query = new URLSearchParams({ format, lang: this.session.dataLang, sqo: JSON.stringify(sqo) });
+    return `${api}/export/${encodeURIComponent(this.section)}.csv?${query}`;
+  }
+
+  private renderExport() {
+    if (this.total === 0) return '';
+    const close = (e: Event) => (e.currentTarget as HTMLElement).closest('details')?.removeAttribute('open');
+    return html`<details class="export" lang=${uiLang()}>
+      <summary>${t('exportMenu')}</summary>
+      <div class="menu">
+        <p class="muted">${t('exportHint')}</p>
+        <a href=${this.exportUrl('dedalo')} download @click=${close}>${t('exportDedalo')}</a>
+        <a href=${this.exportUrl('plain')} download @click=${close}>${t('exportPlain')}</a>
+      </div>
+    </details>`;
+  }
+
   private onSearch(e: CustomEvent<SqoFilter>) {
     this.filter = e.detail;
     if (this.offset !== 0) navigate({ name: 'list', section: this.section, offset: 0, limit: this.limit });
@@ -243,6 +280,7 @@ export class DdSectionList extends LitElement {
         <button aria-expanded=${this.showSearch ? 'true' : 'false'} @click=${() => {
           this.showSearch = !this.showSearch;
         }}>Search</button>
+        ${this.renderExport()}
         ${
           this.canPublish && canCreate
             ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? 'Publishing…' : 'Publish section'}</button>`

@@ -153,6 +153,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The search query object (sqo) is not valid',
   },
+  'export.invalid_format': {
+    category: 'validation',
+    label_key: 'error_export_invalid_format',
+    retryable: false,
+    message: 'The export format must be dedalo or plain',
+  },
   'validation.invalid_value': {
     category: 'validation',
     label_key: 'error_validation_invalid_value',
