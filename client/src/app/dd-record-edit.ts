@@ -113,7 +113,7 @@ export class DdRecordEdit extends LitElement {
       const rows = answer.data.data.find((d) => d.typo === 'sections')?.entries ?? [];
       if (rows.length === 0) {
         this.result = undefined;
-        this.error = `Record ${this.sectionId} does not exist (or is outside your projects).`;
+        this.error = t('recordMissing', { id: this.sectionId });
         return;
       }
       // Typing kept in this tab and not saved yet (a reload, the server away) goes back into its
@@ -132,7 +132,7 @@ export class DdRecordEdit extends LitElement {
       await this.saveKeptTyping();
     } catch (err) {
       this.result = undefined;
-      this.error = err instanceof ApiError ? err.message : 'The record could not be read.';
+      this.error = err instanceof ApiError ? err.message : t('recordNotRead');
     }
   }
 
@@ -200,13 +200,10 @@ export class DdRecordEdit extends LitElement {
         source: { section_tipo: this.section, section_id: this.sectionId },
         idempotency_key: newIdempotencyKey(),
       });
-      this.session.announce(`Record ${this.sectionId} duplicated as record ${answer.data}.`);
+      this.session.announce(t('recordDuplicated', { id: this.sectionId, copy: answer.data }));
       navigate({ name: 'edit', section: this.section, id: answer.data });
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The record could not be duplicated.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotDuplicated'), 'error');
     }
   }
 
@@ -227,17 +224,14 @@ export class DdRecordEdit extends LitElement {
       if (answer.data.length === 0) return;
       if (isOntologySection(this.section)) await this.session.refreshMenu();
       if (mode === 'delete_record') {
-        this.session.announce(`Record ${this.sectionId} deleted.`);
+        this.session.announce(t('recordDeleted', { id: this.sectionId }));
         navigate({ name: 'list', section: this.section, offset: 0 });
       } else {
-        this.session.announce(`The data of record ${this.sectionId} was emptied.`);
+        this.session.announce(t('recordEmptied', { id: this.sectionId }));
         await this.load();
       }
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The record could not be deleted.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotDeleted'), 'error');
     }
   }
 
@@ -281,7 +275,7 @@ export class DdRecordEdit extends LitElement {
       this.session.announce(publishSummary(answer.data));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'request.unknown_action') this.canPublish = false;
-      this.session.announce(err instanceof ApiError ? err.message : 'Publishing failed.', 'error');
+      this.session.announce(err instanceof ApiError ? err.message : t('publishFailed'), 'error');
     } finally {
       this.publishing = false;
     }
@@ -292,10 +286,7 @@ export class DdRecordEdit extends LitElement {
     try {
       await this.session.setDataLang(lang);
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The language could not be changed.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
     }
   }
 
@@ -314,7 +305,7 @@ export class DdRecordEdit extends LitElement {
     const back = html`<a href=${hrefOf({ name: 'list', section: this.section, offset: 0 })}>← ${label}</a>`;
     if (this.error)
       return html`<div class="bar">${back}</div><p class="alert" role="alert">${this.error}</p>`;
-    if (!this.result) return html`<div class="bar">${back}</div><p class="muted">Loading…</p>`;
+    if (!this.result) return html`<div class="bar">${back}</div><p class="muted">${t('loading')}</p>`;
     const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
     const title = this.recordTitle();
     const comps = this.componentContexts();
@@ -325,7 +316,7 @@ export class DdRecordEdit extends LitElement {
         <div class="actions">
         ${
           comps.some((c) => c.translatable === true)
-            ? html`<label>Language
+            ? html`<label>${t('language')}
               <select @change=${this.switchLang}>
                 ${this.session.langs.map((l) => html`<option value=${l.value} ?selected=${l.value === this.lang}>${l.label}</option>`)}
               </select></label>`
@@ -333,14 +324,14 @@ export class DdRecordEdit extends LitElement {
         }
         <button type="button" aria-expanded=${this.showHistory ? 'true' : 'false'} @click=${() => {
           this.showHistory = !this.showHistory;
-        }}>History</button>
-        ${writable ? html`<button type="button" @click=${this.duplicate}>Duplicate</button>` : ''}
+        }}>${t('history')}</button>
+        ${writable ? html`<button type="button" @click=${this.duplicate}>${t('duplicate')}</button>` : ''}
         ${
           writable && this.canPublish
-            ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? 'Publishing…' : 'Publish'}</button>`
+            ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? t('publishing') : t('publish')}</button>`
             : ''
         }
-        ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>Delete…</button>` : ''}
+        ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>${t('deleteEllipsis')}</button>` : ''}
         </div>
       </div>
       <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
@@ -348,20 +339,20 @@ export class DdRecordEdit extends LitElement {
       </form>
       ${
         this.showHistory
-          ? html`<section class="history" aria-label="History">
-            <h2>History</h2>
+          ? html`<section class="history" aria-label=${t('history')}>
+            <h2>${t('history')}</h2>
             <dd-history .store=${this.store} .labels=${new Map(comps.map((c) => [c.tipo, c]))} @restored=${this.onRestored}></dd-history>
           </section>`
           : ''
       }
-      <dd-confirm-dialog class="delete" danger confirm-label="Delete"
-        heading="Delete ${label} ${this.sectionId}${title ? ` (“${title}”)` : ''}?"
+      <dd-confirm-dialog class="delete" danger confirm-label=${t('delete')}
+        heading=${title ? t('deleteTitleNamed', { label, id: this.sectionId, title }) : t('deleteTitle', { label, id: this.sectionId })}
         .body=${html`<fieldset>
-          <legend>What goes</legend>
+          <legend>${t('whatGoes')}</legend>
           <label><input type="radio" name="mode" value="delete_data" checked />
-            Empty its data: every field of this record is cleared (${comps.length} fields); the record number stays, in its projects.</label>
+            ${t('deleteDataChoice', { n: comps.length })}</label>
           <label><input type="radio" name="mode" value="delete_record" />
-            Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
+            ${t('deleteRecordChoice', { id: this.sectionId })}</label>
         </fieldset>`}></dd-confirm-dialog>
       <dd-confirm-dialog class="uninstall" danger></dd-confirm-dialog>
     `;
