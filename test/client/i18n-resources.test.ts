@@ -16,7 +16,8 @@ const LANGS: Record<string, Record<string, string>> = { es, ca };
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 /** Keys by base name: a plural key stands for its base ("recordCount_one" -> "recordCount"). */
-const bases = (table: Record<string, string>) => new Set(Object.keys(table).map((k) => k.replace(PLURAL, '')));
+const bases = (table: Record<string, string>) =>
+  new Set(Object.keys(table).map((k) => k.replace(PLURAL, '')));
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 describe('interface languages', () => {
@@ -35,7 +36,8 @@ describe('interface languages', () => {
 
     it(`${lang} puts in the same values as English`, () => {
       const wrong = Object.entries(table).filter(([key, text]) => {
-        const source = en[key as keyof typeof en] ?? en[`${key.replace(PLURAL, '')}_other` as keyof typeof en];
+        const source =
+          en[key as keyof typeof en] ?? en[`${key.replace(PLURAL, '')}_other` as keyof typeof en];
         if (source === undefined) return false;
         // "The only record" may leave the count out of the singular.
         const want = placeholders(source).filter((p) => !(PLURAL.test(key) && p === 'count'));
@@ -147,7 +149,8 @@ describe('client templates', () => {
   });
 
   it('catches an English word in a template (the check itself works)', () => {
-    const sample = 'html`<p class="muted">${t(\'a\')}</p><button aria-label="Close">${x}</button><b>Save</b>`';
+    const expr = (s: string) => `\${${s}}`;
+    const sample = `html\`<p class="muted">${expr("t('a')")}</p><button aria-label="Close">${expr('x')}</button><b>Save</b>\``;
     expect(templateTexts(sample).flatMap(visibleWords)).toEqual(['Close', 'Save']);
   });
 });
