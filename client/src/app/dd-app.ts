@@ -5,6 +5,7 @@
  * logging in the user is where they were.
  */
 import { css, html, LitElement } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import { dedaloLangOf, setUiLang, t, UI_LANGS, type UiLang, uiLang, uiLangOf } from '../api/i18n.js';
 import { ApiError, apiUrlFromPage, RqoClient } from '../api/rqo-client.js';
 import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
@@ -341,22 +342,23 @@ export class DdApp extends LitElement {
   private async changeAppLang(e: Event) {
     const lang = (e.target as HTMLSelectElement).value as UiLang;
     rememberUiLang(lang);
-    setUiLang(lang);
-    this.session.appLang = dedaloLangOf(lang);
-    this.requestUpdate();
-    if (this.state !== 'ready') return;
-    try {
-      await this.session.api.call({
-        dd_api: 'dd_utils_api',
-        action: 'change_lang',
-        options: { svc_application_lang: this.session.appLang },
-      });
-      // Labels of the menu, sections and fields come from the ontology in this language.
-      await this.refreshMenu(false);
-      this.route = { ...this.route };
-    } catch (err) {
-      this.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
+    if (this.state === 'ready') {
+      try {
+        // The session first: the screens drawn afresh below read their labels in this language.
+        await this.session.api.call({
+          dd_api: 'dd_utils_api',
+          action: 'change_lang',
+          options: { svc_application_lang: dedaloLangOf(lang) },
+        });
+        await this.refreshMenu(false);
+      } catch (err) {
+        this.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
+        return;
+      }
     }
+    this.session.appLang = dedaloLangOf(lang);
+    setUiLang(lang);
+    this.requestUpdate();
   }
 
   /** The interface language selector (header and login). */
@@ -417,8 +419,12 @@ export class DdApp extends LitElement {
       <button @click=${() => window.location.reload()}>${t('reload')}</button></main>`;
     if (this.state === 'booting') return html`<main><p class="muted">${t('loading')}</p></main>`;
     if (this.state === 'login') {
-      return html`<div class="login-lang">${this.renderAppLang()}</div><dd-login .api=${this.session.api} .items=${this.loginItems} .reason=${this.loginReason}
-        @logged-in=${this.onLoggedIn}></dd-login>${live}`;
+      // Keyed by the language: a change of it draws every screen afresh in the new words.
+      return html`<div class="login-lang">${this.renderAppLang()}</div>${keyed(
+        uiLang(),
+        html`<dd-login .api=${this.session.api} .items=${this.loginItems} .reason=${this.loginReason}
+        @logged-in=${this.onLoggedIn}></dd-login>`,
+      )}${live}`;
     }
     return html`
       <a class="skip" href="#main" @click=${(e: Event) => {
@@ -441,7 +447,9 @@ export class DdApp extends LitElement {
         <button @click=${this.logout}>${t('logOut')}</button>
       </header>
       ${this.renderUnsaved()}
-      <div class="layout">
+      ${keyed(
+        uiLang(),
+        html`<div class="layout">
         <nav aria-label=${t('sections')} class=${this.menuOpen ? 'open' : 'closed'}>
           <button class="menu-toggle" aria-expanded=${this.menuOpen ? 'true' : 'false'} @click=${() => {
             this.menuOpen = !this.menuOpen;
@@ -449,7 +457,8 @@ export class DdApp extends LitElement {
           <dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu>
         </nav>
         <main id="main" tabindex="-1">${this.renderScreen()}</main>
-      </div>
+      </div>`,
+      )}
       ${live}`;
   }
 }
