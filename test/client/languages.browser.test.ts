@@ -7,7 +7,7 @@
  * a mark; the header names who is logged in. Screenshots of the list and the record form at three
  * widths in each language go to test-screenshots/.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import ca from '../../client/src/i18n/ca.js';
 import en from '../../client/src/i18n/en.js';
@@ -82,10 +82,13 @@ function englishIn(text: string): string[] {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A component of the record, found by its label (within `scope`, a column or the form). */
-const field = (scope: Page | ReturnType<Page['locator']>, label: string) =>
-  scope.locator('component-input-text').filter({
-    has: scope.locator('.head .label', { hasText: new RegExp(`^${label}$`) }),
+const field = (scope: Page | Locator, label: string) => {
+  const page =
+    'page' in scope && typeof scope.page === 'function' ? (scope as Locator).page() : (scope as Page);
+  return scope.locator('component-input-text').filter({
+    has: page.locator('.head .label', { hasText: new RegExp(`^${label}$`) }),
   });
+};
 
 describe.runIf(haveChromium)(`the archive's languages (${engine.engine})`, () => {
   let browser: Awaited<ReturnType<typeof startClientChromium>>;
@@ -123,6 +126,7 @@ describe.runIf(haveChromium)(`the archive's languages (${engine.engine})`, () =>
       expect(saved.body.ok, JSON.stringify(saved.body)).toBe(true);
     }
     ({ context, page } = await newAppPage(browser, { width: 1366, height: 800 }));
+    page.setDefaultTimeout(15_000);
   }, 120_000);
 
   afterEach(async (t) => {

@@ -107,7 +107,28 @@ export class DdRecordEdit extends LitElement {
   }
 
   /** A field saved: the fallback marks follow what is now in the store. */
-  private onWritten = () => this.requestUpdate();
+  private onWritten = () => {
+    this.syncVersions();
+    this.requestUpdate();
+  };
+
+  /**
+   * A component's version counts saves in every language: a save in one column moves the version
+   * the other column must send, or its next save would be refused as someone else's change.
+   */
+  private syncVersions() {
+    const main = this.store;
+    const other = this.compareStore;
+    if (!main || !other) return;
+    for (const a of main.items) {
+      if (String(a.section_id) !== String(this.sectionId)) continue;
+      const b = itemOf(other.items, a.tipo, this.section, this.sectionId);
+      if (!b || typeof a.version !== 'number' || typeof b.version !== 'number') continue;
+      const newest = Math.max(a.version, b.version);
+      a.version = newest;
+      b.version = newest;
+    }
+  }
 
   override disconnectedCallback() {
     this.removeEventListener(RECORD_WRITTEN, this.onWritten);
