@@ -248,6 +248,17 @@ describe.runIf(haveChromium)(`the archive's languages (${engine.engine})`, () =>
     await mark.getByText('The 1952 harvest').waitFor();
     expect(await field(page, 'Títol').getByRole('textbox').first().inputValue()).toBe('');
     await screenshot(page, 'ca-fallback');
+    // The list shows the English title too, marked as English.
+    await page.goto(`${origin}/#/list/oh1`);
+    await page
+      .getByRole('cell', { name: /The 1952 harvest/ })
+      .locator('.fallback', { hasText: 'EN' })
+      .waitFor();
+    await page
+      .getByText('Es mostra en anglès: encara no hi ha valor en català.')
+      .first()
+      .waitFor({ state: 'attached' });
+    await page.goto(`${origin}/#/edit/oh1/${interview}`);
 
     // Once the field has its Catalan value the mark goes.
     const title = field(page, 'Títol').getByRole('textbox').first();

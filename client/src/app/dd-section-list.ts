@@ -3,8 +3,8 @@
  * paging with the total (`full_count`), the search panel, and "New" for users who may create.
  * Each row's id is a link that opens the record in edit mode.
  */
-import { css, html, LitElement } from 'lit';
-import { t } from '../api/i18n.js';
+import { css, html, LitElement, type TemplateResult } from 'lit';
+import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
   type ContextEntry,
@@ -23,6 +23,7 @@ import './dd-confirm-dialog.js';
 import { canPublishSection, publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SqoFilter } from './dd-search-panel.js';
+import { bcp47Of, langName } from './lang-names.js';
 import { hrefOf, navigate, PAGE_SIZES } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -32,6 +33,7 @@ export class DdSectionList extends LitElement {
     baseStyles,
     css`
       :host { display: block; }
+      .fallback { font-size: 0.7rem; border: 1px solid #b7791f; color: #7a4a00; border-radius: 3px; padding: 0 0.2rem; }
       .bar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.5rem; }
       .spacer { flex: 1; }
@@ -184,12 +186,21 @@ export class DdSectionList extends LitElement {
     else void this.load();
   }
 
-  private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string {
+  private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string | TemplateResult {
     const item = itemOf(data, column.tipo, this.section, sectionId);
     if (!item) return '';
     if (item.pagination !== undefined || sub.length > 0) {
       const locators = item.entries as Locator[];
       return locators.map((l) => linkedText(data, item, sub, l)).join('; ');
+    }
+    // A translatable value with none in the data language: the list shows another's, marked.
+    const shown = (item.entries as { lang?: unknown }[])[0]?.lang;
+    const want = this.session.dataLang;
+    if (typeof shown === 'string' && shown !== 'lg-nolan' && item.lang !== 'lg-nolan' && shown !== want) {
+      const names = this.session.langs;
+      const mark = t('fallbackMark', { shown: langName(shown, names), wanted: langName(want, names) });
+      return html`<span lang=${bcp47Of(shown)}>${itemText(item)}</span> <span class="fallback" aria-hidden="true"
+        title=${mark}>${bcp47Of(shown).toUpperCase()}</span><span class="visually-hidden" lang=${uiLang()}>${mark}</span>`;
     }
     return itemText(item);
   }
