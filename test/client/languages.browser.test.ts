@@ -75,11 +75,11 @@ const ENGLISH = [
 function englishIn(text: string): string[] {
   return [
     ...new Set(
-      ENGLISH.filter((phrase) => new RegExp(`(^|[^\\p{L}])${escape(phrase)}($|[^\\p{L}])`, 'u').test(text)),
+      ENGLISH.filter((phrase) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(phrase)}($|[^\\p{L}])`, 'u').test(text)),
     ),
   ];
 }
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A component of the record, found by its label (within `scope`, a column or the form). */
 const field = (scope: Page | Locator, label: string) => {
