@@ -75,7 +75,9 @@ const ENGLISH = [
 function englishIn(text: string): string[] {
   return [
     ...new Set(
-      ENGLISH.filter((phrase) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(phrase)}($|[^\\p{L}])`, 'u').test(text)),
+      ENGLISH.filter((phrase) =>
+        new RegExp(`(^|[^\\p{L}])${escapeRegExp(phrase)}($|[^\\p{L}])`, 'u').test(text),
+      ),
     ),
   ];
 }
