@@ -5,7 +5,7 @@
  * `<html lang>` follows it; a translatable field is edited side by side in two languages, each
  * saving in its own; a field empty in the data language shows the value of another language with
  * a mark; the header names who is logged in. Screenshots of the list and the record form at three
- * widths in each language go to test-screenshots/.
+ * widths in each language go to test-screenshots/; axe-core finds nothing serious on the side-by-side form.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   haveChromium,
   newAppPage,
   screenshot,
+  seriousViolations,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
@@ -220,6 +221,7 @@ describe.runIf(haveChromium)(`the archive's languages (${engine.engine})`, () =>
     await spanishTitle.press('Tab');
     await field(spanish, 'Títol').getByText('Desat', { exact: true }).waitFor();
     await screenshot(page, 'ca-side-by-side-1366');
+    expect(await seriousViolations(page)).toEqual([]);
 
     const read = async (lang: string) => {
       const answer = await api.post({
