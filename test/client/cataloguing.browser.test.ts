@@ -143,13 +143,13 @@ for (const engine of workEngineCases()) {
       await title().press('Tab');
       await savedIn(page, 'component-input-text', 'Title');
       // The data language switch: translatable fields now read and write Spanish (the labels
-      // follow the session's language too).
+      // stay in the interface language, English here).
       await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('lg-spa');
-      await field(page, 'component-input-text', 'Título').locator('.lang', { hasText: 'lg-spa' }).waitFor();
-      expect(await title('Título').inputValue()).toBe('');
-      await title('Título').fill('La vida en el molino');
-      await title('Título').press('Tab');
-      await savedIn(page, 'component-input-text', 'Título');
+      await field(page, 'component-input-text', 'Title').locator('.lang', { hasText: 'lg-spa' }).waitFor();
+      expect(await title().inputValue()).toBe('');
+      await title().fill('La vida en el molino');
+      await title().press('Tab');
+      await savedIn(page, 'component-input-text', 'Title');
       const stored = await s.server.db.query<{ v: { lang: string; value: string }[] }>(
         `SELECT string->'oh16' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
         [id],

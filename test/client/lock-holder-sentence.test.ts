@@ -12,7 +12,7 @@ const refusal = (details?: Record<string, unknown>) =>
 describe('lockHolderSentence', () => {
   it('names the holder and the time they took the field, in the reader’s clock', () => {
     const since = '2026-11-24T10:02:00.000Z';
-    const local = new Date(since).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const local = new Date(since).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
     expect(
       lockHolderSentence(
         refusal({ holder: { user_id: 2, username: 'maria', full_username: 'Maria López', since } }),

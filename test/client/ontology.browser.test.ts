@@ -221,15 +221,16 @@ describe.runIf(haveChromium)('the Ontology area of the web client', () => {
   });
 
   it('shows the Ontology area in Spanish and Catalan', async () => {
-    for (const [lang, code, area] of [
-      ['es', 'lg-spa', 'Ontología'],
-      ['ca', 'lg-cat', 'Ontologia'],
+    for (const [lang, code, area, sections] of [
+      ['es', 'lg-spa', 'Ontología', 'Secciones'],
+      ['ca', 'lg-cat', 'Ontologia', 'Seccions'],
     ] as const) {
       await openApp('#/edit/oh0/1');
       await page.getByRole('heading', { name: /\(oh\) 1/ }).waitFor();
       await s.server.db.query('UPDATE sessions SET application_lang = $1, data_lang = $1', [code]);
       await page.reload();
-      const nav = page.getByRole('navigation', { name: 'Sections' });
+      // The whole interface follows the session's language, the menu's name too.
+      const nav = page.getByRole('navigation', { name: sections });
       await nav.getByText(area, { exact: true }).waitFor();
       for (const [width, height] of [
         [1280, 800],

@@ -32,7 +32,7 @@ const fixture = readFileSync(
 const NOTES = {
   'lg-eng': "This field's kind (component_geolocation) cannot be edited here.",
   'lg-spa': 'El tipo de este campo (component_geolocation) no se puede editar aquí.',
-  'lg-cat': "El tipus d'aquest camp (component_geolocation) no es pot editar aquí.",
+  'lg-cat': 'El tipus d’aquest camp (component_geolocation) no es pot editar aquí.',
 } as const;
 
 const field = (page: Page, label: string) =>
@@ -84,7 +84,9 @@ describe.runIf(haveChromium)('elements of models not implemented, in the web cli
           if (route.request().postDataJSON?.()?.action !== 'start') return route.fallback();
           const answer = await route.fetch();
           const json = await answer.json();
-          if (json?.environment?.page_globals) json.environment.page_globals.dedalo_application_lang = lang;
+          // Only a logged-in session has a language of its own (the login form is in the browser's).
+          if (json?.environment?.page_globals?.is_logged)
+            json.environment.page_globals.dedalo_application_lang = lang;
           await route.fulfill({ response: answer, json });
         });
         await page.goto(`${new URL(s.server.url).origin}/#/edit/mus2/${id}`);

@@ -49,7 +49,7 @@ describe.each(workEngineCases())('the ontology in the database ($engine)', ({ fr
     );
     expect(oh24.rows[0]).toEqual({
       parent: 'oh2',
-      term: { 'lg-eng': 'Informants', 'lg-spa': 'Informantes' },
+      term: { 'lg-eng': 'Informants', 'lg-spa': 'Informantes', 'lg-cat': 'Informants' },
       model: 'component_portal',
       relations: [{ tipo: 'rsc197' }],
       tld: 'oh',

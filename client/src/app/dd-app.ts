@@ -5,7 +5,8 @@
  * logging in the user is where they were.
  */
 import { css, html, LitElement } from 'lit';
-import { setUiLang, t, uiLang, uiLangOf } from '../api/i18n.js';
+import { keyed } from 'lit/directives/keyed.js';
+import { dedaloLangOf, setUiLang, t, UI_LANGS, type UiLang, uiLang, uiLangOf } from '../api/i18n.js';
 import { ApiError, apiUrlFromPage, RqoClient } from '../api/rqo-client.js';
 import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
 import './dd-login.js';
@@ -28,11 +29,34 @@ interface StartEnvironment {
   page_globals?: {
     is_logged?: boolean;
     user_id?: number;
+    username?: string | null;
+    full_username?: string | null;
     dedalo_data_lang?: string;
     dedalo_application_lang?: string;
     dedalo_data_langs?: LangOption[];
     dedalo_application_langs?: LangOption[];
   };
+}
+
+/** Each interface language named in itself, as people look for their own. */
+const LANG_NAMES: Record<UiLang, string> = { en: 'English', es: 'Español', ca: 'Català' };
+const LANG_KEY = 'dedalo.uiLang';
+
+function storedUiLang(): UiLang | undefined {
+  try {
+    const v = localStorage.getItem(LANG_KEY);
+    return UI_LANGS.find((l) => l === v);
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberUiLang(lang: UiLang): void {
+  try {
+    localStorage.setItem(LANG_KEY, lang);
+  } catch {
+    // Private mode without storage: the session still keeps it after login.
+  }
 }
 
 export class DdApp extends LitElement {
@@ -47,6 +71,7 @@ export class DdApp extends LitElement {
       header a.brand { color: #fff; font-weight: 700; text-decoration: none; }
       header .spacer { flex: 1; }
       header label { display: flex; gap: 0.35rem; align-items: center; }
+      header .who { font-weight: 600; }
       header select { padding: 0.15rem 0.3rem; color: var(--ink); }
       header button { background: transparent; color: #fff; border-color: #9fb3c8; }
       .layout { display: grid; grid-template-columns: 15rem 1fr; min-height: calc(100vh - 3rem); }
@@ -58,6 +83,7 @@ export class DdApp extends LitElement {
       #live { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; }
       #live p { margin: 0.25rem 0; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); background: var(--paper); }
       .menu-toggle { display: none; }
+      .login-lang { display: flex; justify-content: flex-end; padding: 0.5rem 1rem; }
       .unsaved {
         display: flex; align-items: center; gap: 0.6rem; flex-wrap: wrap; padding: 0.45rem 1rem;
         background: #fdecea; color: #7a1c12; border-bottom: 2px solid #c0392b;
@@ -84,6 +110,7 @@ export class DdApp extends LitElement {
     menuOpen: { state: true },
     unsavedCount: { state: true },
     retrying: { state: true },
+    userName: { state: true },
   };
   declare state: 'booting' | 'login' | 'ready';
   declare route: Route;
@@ -96,6 +123,8 @@ export class DdApp extends LitElement {
   /** Changes not saved because the server was away (or refused as stale): the banner's count. */
   declare unsavedCount: number;
   declare retrying: boolean;
+  /** Who is logged in, as the header says it (full name, else username). */
+  declare userName: string;
   private session: Session;
   private messageSeq = 0;
 
@@ -110,10 +139,11 @@ export class DdApp extends LitElement {
     this.menuOpen = false;
     this.unsavedCount = 0;
     this.retrying = false;
+    this.userName = '';
     const api = new RqoClient(apiUrlFromPage(document));
     api.onSessionLost = () => {
       if (this.state === 'ready') {
-        this.loginReason = 'Your session has ended. Log in again to continue where you were.';
+        this.loginReason = t('sessionEnded');
         this.state = 'login';
       }
     };
@@ -182,7 +212,7 @@ export class DdApp extends LitElement {
   };
 
   /** The menu as the server lists it now; said only when it changed. */
-  private async refreshMenu() {
+  private async refreshMenu(say = true) {
     try {
       const answer = await this.session.api.call<{ data: Record<string, unknown>[] }>({
         action: 'start',
@@ -191,7 +221,7 @@ export class DdApp extends LitElement {
       const tree = (answer.data.data.find((d) => d.tipo === 'dd85')?.tree_datalist ?? []) as MenuNode[];
       if (JSON.stringify(tree) === JSON.stringify(this.session.menu)) return;
       this.session.menu = tree;
-      this.announce(t('menuUpdated'), 'info');
+      if (say) this.announce(t('menuUpdated'), 'info');
       this.requestUpdate();
     } catch {
       // The menu stays as it was; the next start shows the change.
@@ -207,7 +237,7 @@ export class DdApp extends LitElement {
 
   /** The browser tab names the screen (and what a screen reader announces first). */
   private screenTitle(): string {
-    if (this.state === 'login') return 'Log in — Dédalo';
+    if (this.state === 'login') return `${t('logIn')} — Dédalo`;
     const r = this.route;
     switch (r.name) {
       case 'list':
@@ -215,7 +245,7 @@ export class DdApp extends LitElement {
       case 'edit':
         return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
       case 'maintenance':
-        return 'Maintenance — Dédalo';
+        return `${t('maintenance')} — Dédalo`;
       default:
         return 'Dédalo';
     }
@@ -248,8 +278,14 @@ export class DdApp extends LitElement {
         (l) => l.value !== 'lg-nolan',
       );
       this.session.dataLang = globals.dedalo_data_lang ?? 'lg-eng';
-      this.session.appLang = globals.dedalo_application_lang ?? 'lg-eng';
-      setUiLang(uiLangOf(this.session.appLang));
+      this.session.appLang = globals.dedalo_application_lang ?? this.session.appLang;
+      // Before logging in the server knows no language: the one chosen in this browser holds.
+      setUiLang(
+        globals.is_logged
+          ? uiLangOf(this.session.appLang)
+          : (storedUiLang() ?? uiLangOf(this.session.appLang)),
+      );
+      this.userName = globals.full_username?.trim() || globals.username?.trim() || '';
       this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
       // Who is logged in: typing kept across a session's end is saved only for the same user.
       this.session.userId = globals.is_logged ? globals.user_id : undefined;
@@ -268,13 +304,23 @@ export class DdApp extends LitElement {
       this.onPending();
       this.state = 'ready';
     } catch (err) {
-      this.bootError = err instanceof ApiError ? err.message : 'The application could not start.';
+      this.bootError = err instanceof ApiError ? err.message : t('appCouldNotStart');
     }
   }
 
   private async onLoggedIn() {
     this.loginReason = '';
     this.state = 'booting';
+    // The language the login was shown in becomes the session's: labels come in it from now on.
+    try {
+      await this.session.api.call({
+        dd_api: 'dd_utils_api',
+        action: 'change_lang',
+        options: { svc_application_lang: dedaloLangOf(uiLang()) },
+      });
+    } catch {
+      // The server's default language then; the selector in the header changes it.
+    }
     await this.boot();
     // Screens mounted again read afresh; the route (the hash) never changed.
     this.route = parseRoute(window.location.hash);
@@ -287,9 +333,41 @@ export class DdApp extends LitElement {
       // Already gone: the login is what the user wants either way.
     }
     this.session.api.csrfToken = undefined;
-    this.loginReason = 'You have logged out.';
+    this.loginReason = t('loggedOut');
     window.location.hash = '#/';
     await this.boot();
+  }
+
+  /** The interface language: kept on the session (server) and in this browser (the login). */
+  private async changeAppLang(e: Event) {
+    const lang = (e.target as HTMLSelectElement).value as UiLang;
+    rememberUiLang(lang);
+    if (this.state === 'ready') {
+      try {
+        // The session first: the screens drawn afresh below read their labels in this language.
+        await this.session.api.call({
+          dd_api: 'dd_utils_api',
+          action: 'change_lang',
+          options: { svc_application_lang: dedaloLangOf(lang) },
+        });
+        await this.refreshMenu(false);
+      } catch (err) {
+        this.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
+        return;
+      }
+    }
+    this.session.appLang = dedaloLangOf(lang);
+    setUiLang(lang);
+    this.requestUpdate();
+  }
+
+  /** The interface language selector (header and login). */
+  private renderAppLang() {
+    return html`<label>${t('interfaceLanguage')}
+      <select class="app-lang" @change=${this.changeAppLang}>
+        ${UI_LANGS.map((l) => html`<option value=${l} lang=${l} ?selected=${l === uiLang()}>${LANG_NAMES[l]}</option>`)}
+      </select>
+    </label>`;
   }
 
   private async changeLang(e: Event) {
@@ -297,11 +375,11 @@ export class DdApp extends LitElement {
     try {
       await this.session.setDataLang(lang);
       this.announce(
-        `Data language: ${this.session.langs.find((l) => l.value === lang)?.label ?? lang}`,
+        t('dataLangChanged', { lang: this.session.langs.find((l) => l.value === lang)?.label ?? lang }),
         'info',
       );
     } catch (err) {
-      this.announce(err instanceof ApiError ? err.message : 'The language could not be changed.', 'error');
+      this.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
     }
   }
 
@@ -316,7 +394,7 @@ export class DdApp extends LitElement {
       case 'maintenance':
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
       default:
-        return html`<h1>Welcome</h1><p>Choose a section in the menu to list its records, search them and open one to edit it.</p>`;
+        return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>`;
     }
   }
 
@@ -338,40 +416,49 @@ export class DdApp extends LitElement {
     </div>`;
     if (this.bootError)
       return html`<main><p class="alert" role="alert">${this.bootError}</p>
-      <button @click=${() => window.location.reload()}>Reload</button></main>`;
-    if (this.state === 'booting') return html`<main><p class="muted">Loading…</p></main>`;
+      <button @click=${() => window.location.reload()}>${t('reload')}</button></main>`;
+    if (this.state === 'booting') return html`<main><p class="muted">${t('loading')}</p></main>`;
     if (this.state === 'login') {
-      return html`<dd-login .api=${this.session.api} .items=${this.loginItems} .reason=${this.loginReason}
-        @logged-in=${this.onLoggedIn}></dd-login>${live}`;
+      // Keyed by the language: a change of it draws every screen afresh in the new words.
+      return html`<div class="login-lang">${this.renderAppLang()}</div>${keyed(
+        uiLang(),
+        html`<dd-login .api=${this.session.api} .items=${this.loginItems} .reason=${this.loginReason}
+        @logged-in=${this.onLoggedIn}></dd-login>`,
+      )}${live}`;
     }
     return html`
       <a class="skip" href="#main" @click=${(e: Event) => {
         e.preventDefault();
         this.renderRoot.querySelector<HTMLElement>('#main')?.focus();
-      }}>Skip to content</a>
+      }}>${t('skipToContent')}</a>
       <header>
         <a class="brand" href="#/">Dédalo</a>
         <span class="spacer"></span>
-        <label>Data language
-          <select @change=${this.changeLang} aria-label="Data language">
+        ${this.renderAppLang()}
+        <label>${t('dataLanguage')}
+          <select @change=${this.changeLang}>
             ${this.session.langs.map(
               (l) =>
                 html`<option value=${l.value} ?selected=${l.value === this.session.dataLang}>${l.label}</option>`,
             )}
           </select>
         </label>
-        <button @click=${this.logout}>Log out</button>
+        ${this.userName ? html`<span class="who">${t('loggedInAs', { name: this.userName })}</span>` : ''}
+        <button @click=${this.logout}>${t('logOut')}</button>
       </header>
       ${this.renderUnsaved()}
-      <div class="layout">
-        <nav aria-label="Sections" class=${this.menuOpen ? 'open' : 'closed'}>
+      ${keyed(
+        uiLang(),
+        html`<div class="layout">
+        <nav aria-label=${t('sections')} class=${this.menuOpen ? 'open' : 'closed'}>
           <button class="menu-toggle" aria-expanded=${this.menuOpen ? 'true' : 'false'} @click=${() => {
             this.menuOpen = !this.menuOpen;
-          }}>Menu</button>
+          }}>${t('menu')}</button>
           <dd-menu .tree=${this.session.menu} .route=${this.route}></dd-menu>
         </nav>
         <main id="main" tabindex="-1">${this.renderScreen()}</main>
-      </div>
+      </div>`,
+      )}
       ${live}`;
   }
 }

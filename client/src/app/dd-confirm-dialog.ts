@@ -8,6 +8,7 @@
  * part of the dialog for assistive technology and for the form.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
+import { t } from '../api/i18n.js';
 import { baseStyles } from './styles.js';
 
 export class DdConfirmDialog extends LitElement {
@@ -42,7 +43,7 @@ export class DdConfirmDialog extends LitElement {
     super();
     this.heading = '';
     this.body = '';
-    this.confirmLabel = 'Confirm';
+    this.confirmLabel = '';
     this.danger = false;
     this.showing = false;
   }
@@ -81,8 +82,8 @@ export class DdConfirmDialog extends LitElement {
               <h2 id="confirm-title">${this.heading}</h2>
               ${this.body}
               <div class="row actions">
-                <button type="submit" class=${this.danger ? 'danger' : 'primary'}>${this.confirmLabel}</button>
-                <button type="button" @click=${() => this.finish(undefined)}>Cancel</button>
+                <button type="submit" class=${this.danger ? 'danger' : 'primary'}>${this.confirmLabel || t('confirm')}</button>
+                <button type="button" @click=${() => this.finish(undefined)}>${t('cancel')}</button>
               </div>
             </form>`
           : ''

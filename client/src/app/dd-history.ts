@@ -4,6 +4,7 @@
  * language). Delete snapshots are listed but restored only by creating the record again.
  */
 import { css, html, LitElement } from 'lit';
+import { t } from '../api/i18n.js';
 import { type ContextEntry, type DataItem, itemText, type ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import type { RecordStore } from '../components/record-store.js';
@@ -98,7 +99,7 @@ export class DdHistory extends LitElement {
               ? `${when.year}-${pad(when.month)}-${pad(when.day)} ${pad(when.hour)}:${pad(when.minute)}:${pad(when.second)}`
               : '',
             // The server labels the user (full name, else username); a deleted user has none.
-            who: who?.label ?? (who ? `user ${who.section_id}` : ''),
+            who: who?.label ?? (who ? t('userNumber', { id: who.section_id }) : ''),
           };
         });
       // The server shows each row in the reading language: a save in another language left this
@@ -112,7 +113,7 @@ export class DdHistory extends LitElement {
       });
     } catch (err) {
       if (this.store !== store) return;
-      this.error = err instanceof ApiError ? err.message : 'The history could not be read.';
+      this.error = err instanceof ApiError ? err.message : t('historyNotRead');
     }
   }
 
@@ -134,14 +135,11 @@ export class DdHistory extends LitElement {
         undefined,
         typeof current?.version === 'number' ? current.version : undefined,
       );
-      this.store.session.announce(`${ctx?.label ?? row.item.tipo}: previous value restored.`);
+      this.store.session.announce(t('valueRestored', { label: ctx?.label ?? row.item.tipo }));
       this.dispatchEvent(new CustomEvent('restored', { bubbles: true, composed: true }));
       await this.load();
     } catch (err) {
-      this.store.session.announce(
-        err instanceof ApiError ? err.message : 'The value could not be restored.',
-        'error',
-      );
+      this.store.session.announce(err instanceof ApiError ? err.message : t('valueNotRestored'), 'error');
     }
   }
 
@@ -163,24 +161,24 @@ export class DdHistory extends LitElement {
 
   override render() {
     if (this.error) return html`<p class="alert" role="alert">${this.error}</p>`;
-    if (!this.rows) return html`<p class="muted">Loading history…</p>`;
-    if (this.rows.length === 0) return html`<p class="muted">No history yet.</p>`;
+    if (!this.rows) return html`<p class="muted">${t('loadingHistory')}</p>`;
+    if (this.rows.length === 0) return html`<p class="muted">${t('noHistory')}</p>`;
     return html`<table>
-      <caption class="visually-hidden">History of this record</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Field</th><th scope="col">Value</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <caption class="visually-hidden">${t('historyCaption')}</caption>
+      <thead><tr><th scope="col">${t('when')}</th><th scope="col">${t('who')}</th><th scope="col">${t('field')}</th><th scope="col">${t('value')}</th><th scope="col"><span class="visually-hidden">${t('actions')}</span></th></tr></thead>
       <tbody>
         ${this.rows.map((r) => {
           const ctx = this.labels.get(r.item.tipo);
           const isSnapshot = r.item.kind !== 'component';
           const label = isSnapshot
-            ? 'Whole record (before deletion)'
+            ? t('wholeRecord')
             : `${ctx?.label ?? r.item.tipo}${ctx?.translatable ? ` (${r.item.lang})` : ''}`;
           return html`<tr>
             <td>${r.when}</td><td>${r.who}</td><td>${label}</td>
-            <td class="value">${this.valueText(r.item) || html`<span class="muted">(empty)</span>`}</td>
+            <td class="value">${this.valueText(r.item) || html`<span class="muted">${t('empty')}</span>`}</td>
             <td>${
               !isSnapshot && ctx && (ctx.permissions ?? 0) >= 2
-                ? html`<button type="button" @click=${() => this.restore(r)} aria-label="Restore ${label} to ${this.valueText(r.item) || 'empty'}">Restore</button>`
+                ? html`<button type="button" @click=${() => this.restore(r)} aria-label=${t('restoreTo', { label, value: this.valueText(r.item) || t('empty') })}>${t('restore')}</button>`
                 : ''
             }</td>
           </tr>`;

@@ -4,6 +4,7 @@
  * user was on.
  */
 import { css, html, LitElement } from 'lit';
+import { t } from '../api/i18n.js';
 import { ApiError, type RqoClient } from '../api/rqo-client.js';
 import { baseStyles } from './styles.js';
 
@@ -44,10 +45,6 @@ export class DdLogin extends LitElement {
     this.busy = false;
   }
 
-  private labelOf(type: string, fallback: string): string {
-    return this.items.find((i) => i.type === type)?.label ?? fallback;
-  }
-
   private async submit(e: Event) {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
@@ -68,7 +65,7 @@ export class DdLogin extends LitElement {
         }),
       );
     } catch (err) {
-      this.error = err instanceof ApiError ? err.message : 'Logging in failed.';
+      this.error = err instanceof ApiError ? err.message : t('loginFailed');
       (form.elements.namedItem('password') as HTMLInputElement | null)?.select();
     } finally {
       this.busy = false;
@@ -77,16 +74,16 @@ export class DdLogin extends LitElement {
 
   override render() {
     return html`<form @submit=${this.submit} aria-labelledby="login-title">
-      <h1 id="login-title">Dédalo — log in</h1>
+      <h1 id="login-title">${t('loginTitle')}</h1>
       ${this.reason ? html`<p class="notice" role="status">${this.reason}</p>` : ''}
-      <label>${this.labelOf('username', 'User')}
+      <label>${t('user')}
         <input name="username" autocomplete="username" required autofocus />
       </label>
-      <label>${this.labelOf('password', 'Password')}
+      <label>${t('password')}
         <input name="password" type="password" autocomplete="current-password" required />
       </label>
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''}
-      <button class="primary" type="submit" ?disabled=${this.busy}>${this.labelOf('button', 'Enter')}</button>
+      <button class="primary" type="submit" ?disabled=${this.busy}>${t('enter')}</button>
     </form>`;
   }
 }

@@ -7,6 +7,7 @@
  * on its own; a block the server refuses or does not offer says so instead, and the others work.
  */
 import { css, html, LitElement } from 'lit';
+import { localeOf, t } from '../api/i18n.js';
 import { ApiError } from '../api/rqo-client.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -56,7 +57,7 @@ interface SweepValue {
 type Row = Record<string, unknown>;
 
 /** A moment as the reader's local date and time. */
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => new Date(iso).toLocaleString(localeOf());
 
 /** 3725 -> "1 h 2 min": how long, in words a person reads at a glance. */
 export function duration(seconds: number): string {
@@ -143,14 +144,14 @@ export class DdMaintenance extends LitElement {
       err instanceof ApiError &&
       (err.code === 'request.unknown_action' || err.code === 'request.unknown_api' || err.status === 404)
     ) {
-      return { state: 'absent', message: 'This server does not offer this widget yet.' };
+      return { state: 'absent', message: t('widgetAbsent') };
     }
     if (err instanceof ApiError && err.code === 'perm.global_admin_required') {
-      return { state: 'absent', message: 'Only a global administrator sees and changes this.' };
+      return { state: 'absent', message: t('globalAdminOnly') };
     }
     return {
       state: 'error',
-      message: err instanceof ApiError ? err.message : 'The widget could not be read.',
+      message: err instanceof ApiError ? err.message : t('widgetNotRead'),
     };
   }
 
@@ -224,10 +225,7 @@ export class DdMaintenance extends LitElement {
       this.session.announce(typeof done === 'string' ? done : done(answer.data));
       await this.load();
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The maintenance action failed.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('maintenanceFailed'), 'error');
     }
   }
 
@@ -238,18 +236,15 @@ export class DdMaintenance extends LitElement {
         action: 'lock_components_actions',
         options: { fn_action: 'force_unlock_all_components' },
       });
-      this.session.announce('Every component lock was released.');
+      this.session.announce(t('locksReleased'));
       await this.load();
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The locks could not be released.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('locksNotReleased'), 'error');
     }
   }
 
   private blockMessage(b: Block<unknown>) {
-    if (b.state === 'loading') return html`<p class="muted">Loading…</p>`;
+    if (b.state === 'loading') return html`<p class="muted">${t('loading')}</p>`;
     if (b.state === 'absent') return html`<p class="notice">${b.message}</p>`;
     if (b.state === 'error') return html`<p class="alert">${b.message}</p>`;
     return undefined;
@@ -257,15 +252,15 @@ export class DdMaintenance extends LitElement {
 
   /** get_active_users rows: who holds which field of which record, since when, until when. */
   private renderLocks(rows: Row[]) {
-    if (rows.length === 0) return html`<p class="muted">Nobody is editing a field now.</p>`;
+    if (rows.length === 0) return html`<p class="muted">${t('nobodyEditing')}</p>`;
     const time = (v: unknown) => {
       const d = typeof v === 'string' ? new Date(v) : undefined;
       return d && !Number.isNaN(d.getTime()) ? d.toLocaleString() : plainValue(v);
     };
     return html`<table>
-      <thead><tr><th scope="col">User</th><th scope="col">Record</th><th scope="col">Field</th><th scope="col">Since</th><th scope="col">Lapses at</th></tr></thead>
+      <thead><tr><th scope="col">${t('user')}</th><th scope="col">${t('record')}</th><th scope="col">${t('field')}</th><th scope="col">${t('since')}</th><th scope="col">${t('lapsesAt')}</th></tr></thead>
       <tbody>${rows.map((r) => {
-        const who = r.full_username ?? r.username ?? `user ${plainValue(r.user_id)}`;
+        const who = r.full_username ?? r.username ?? t('userNumber', { id: plainValue(r.user_id) });
         const record = `${plainValue(r.section_label ?? r.section_tipo)} ${plainValue(r.section_id)}`;
         return html`<tr><td>${plainValue(who)}${r.username && r.full_username ? html` <span class="muted">${plainValue(r.username)}</span>` : ''}</td>
           <td><a href="#/edit/${plainValue(r.section_tipo)}/${plainValue(r.section_id)}">${record}</a></td>
@@ -278,32 +273,32 @@ export class DdMaintenance extends LitElement {
     const c = this.counters;
     if (c.state !== 'ok') return this.blockMessage(c);
     return html`<table>
-      <thead><tr><th scope="col">Section</th><th scope="col">Counter</th><th scope="col">Highest id</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">${t('section')}</th><th scope="col">${t('counter')}</th><th scope="col">${t('highestId')}</th><th scope="col"><span class="visually-hidden">${t('actions')}</span></th></tr></thead>
       <tbody>${c.value.map((r) => {
         const name = r.label ?? r.section_tipo;
         const drift = r.out_of_step ?? (r.counter_value ?? 0) < (r.last_section_id ?? 0);
-        return html`<tr><td>${name} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? html`<span class="muted">none (next: ${(r.last_section_id ?? 0) + 1})</span>`}${drift ? html` <strong class="error">out of step</strong>` : ''}</td><td>${r.last_section_id ?? ''}</td>
+        return html`<tr><td>${name} <span class="muted">${r.section_tipo}</span></td><td>${r.counter_value ?? html`<span class="muted">${t('counterNone', { next: (r.last_section_id ?? 0) + 1 })}</span>`}${drift ? html` <strong class="error">${t('outOfStep')}</strong>` : ''}</td><td>${r.last_section_id ?? ''}</td>
           <td class="row">
-            ${drift ? html`<button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'fix' }, `Counter of ${name} fixed.`)}>Fix ${name}</button>` : ''}
-            <button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'reset' }, `Counter of ${name} reset.`)}>Reset ${name}</button>
+            ${drift ? html`<button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'fix' }, t('counterFixed', { name }))}>${t('fixCounter', { name })}</button>` : ''}
+            <button type="button" @click=${() => this.request('counters_status', 'modify_counter', { section_tipo: r.section_tipo, counter_action: 'reset' }, t('counterReset', { name }))}>${t('resetCounter', { name })}</button>
           </td></tr>`;
       })}</tbody></table>`;
   }
 
   private renderStatus(v: Row) {
     const known: [string, unknown][] = [
-      ['Version', v.version],
-      ['Database', v.database_engine],
+      [t('st_version'), v.version],
+      [t('st_database'), v.database_engine],
       [
-        'Database size',
+        t('st_databaseSize'),
         typeof v.database_size_bytes === 'number'
           ? `${(v.database_size_bytes / 1048576).toFixed(1)} MB`
           : undefined,
       ],
-      ['Schema version', v.schema_version],
-      ['Migrations applied', Array.isArray(v.migrations) ? v.migrations.length : undefined],
-      ['Active sessions', v.active_sessions],
-      ['Up for', typeof v.uptime_seconds === 'number' ? duration(v.uptime_seconds) : undefined],
+      [t('st_schemaVersion'), v.schema_version],
+      [t('st_migrations'), Array.isArray(v.migrations) ? v.migrations.length : undefined],
+      [t('st_activeSessions'), v.active_sessions],
+      [t('st_upFor'), typeof v.uptime_seconds === 'number' ? duration(v.uptime_seconds) : undefined],
       ['Node.js', v.node_version],
     ];
     const shown = new Set([
@@ -327,7 +322,7 @@ export class DdMaintenance extends LitElement {
 
   private renderSessions(v: SessionsValue) {
     const who = (r: { username: string | null; full_username?: string | null; user_id?: number }) =>
-      r.username ?? r.full_username ?? `user ${r.user_id}`;
+      r.username ?? r.full_username ?? t('userNumber', { id: String(r.user_id) });
     const lockTarget = (l: LoginLockRow): Row =>
       l.scope === 'address'
         ? { address: l.address }
@@ -336,39 +331,39 @@ export class DdMaintenance extends LitElement {
           : { username: l.username };
     const lockName = (l: LoginLockRow) =>
       l.scope === 'address'
-        ? `address ${l.address}`
+        ? t('lockAddress', { address: l.address })
         : l.scope === 'pair'
-          ? `${l.username} from ${l.address}`
+          ? t('lockPair', { username: l.username, address: l.address })
           : l.scope === 'device'
-            ? `${l.username} on one trusted browser`
-            : `${l.username} from new addresses`;
+            ? t('lockDevice', { username: l.username })
+            : t('lockUsername', { username: l.username });
     return html`${
       v.sessions.length === 0
-        ? html`<p class="muted">No open sessions.</p>`
+        ? html`<p class="muted">${t('noSessions')}</p>`
         : html`<table>
-          <thead><tr><th scope="col">User</th><th scope="col">Full name</th><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">${t('user')}</th><th scope="col">${t('fullName')}</th><th scope="col">${t('loggedInAt')}</th><th scope="col">${t('lastSeen')}</th><th scope="col"><span class="visually-hidden">${t('actions')}</span></th></tr></thead>
           <tbody>${v.sessions.map(
             (
               r,
             ) => html`<tr><td>${who(r)}</td><td>${r.full_username ?? ''}</td><td>${when(r.created_at)}</td><td>${when(r.last_seen_at)}</td>
               <td>${
                 r.current
-                  ? html`<span class="muted">this session</span>`
-                  : html`<button type="button" @click=${() => this.request('sessions', 'end_session', { session_id: r.session_id }, `Session of ${who(r)} ended.`)}>End session of ${who(r)}</button>`
+                  ? html`<span class="muted">${t('thisSession')}</span>`
+                  : html`<button type="button" @click=${() => this.request('sessions', 'end_session', { session_id: r.session_id }, t('sessionEndedOf', { who: who(r) }))}>${t('endSessionOf', { who: who(r) })}</button>`
               }</td></tr>`,
           )}</tbody></table>`
     }
-      <h3>Login locks</h3>
+      <h3>${t('loginLocks')}</h3>
       ${
         v.login_locks.length === 0
-          ? html`<p class="muted">No login is locked.</p>`
+          ? html`<p class="muted">${t('noLoginLocked')}</p>`
           : html`<table>
-          <thead><tr><th scope="col">Locked</th><th scope="col">Failures</th><th scope="col">Ends in</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">${t('locked')}</th><th scope="col">${t('failures')}</th><th scope="col">${t('endsIn')}</th><th scope="col"><span class="visually-hidden">${t('actions')}</span></th></tr></thead>
           <tbody>${v.login_locks.map(
             (
               l,
             ) => html`<tr><td>${lockName(l)}</td><td>${l.failures}</td><td>${duration(l.retry_after_seconds)}</td>
-              <td><button type="button" @click=${() => this.request('sessions', 'unlock_login', lockTarget(l), `Login of ${lockName(l)} unlocked.`)}>Unlock ${lockName(l)}</button></td></tr>`,
+              <td><button type="button" @click=${() => this.request('sessions', 'unlock_login', lockTarget(l), t('loginUnlocked', { name: lockName(l) }))}>${t('unlockLogin', { name: lockName(l) })}</button></td></tr>`,
           )}</tbody></table>`
       }`;
   }
@@ -378,8 +373,8 @@ export class DdMaintenance extends LitElement {
       v.interval_seconds === undefined
         ? ''
         : v.interval_seconds > 0
-          ? `Runs every ${duration(v.interval_seconds)}.`
-          : 'Runs only when asked here.';
+          ? t('sweepEvery', { every: duration(v.interval_seconds) })
+          : t('sweepOnDemand');
     const last = v.last_run;
     const purged = (p: Record<string, number>) =>
       Object.entries(p)
@@ -387,18 +382,17 @@ export class DdMaintenance extends LitElement {
         .join(', ');
     return html`<p>${every} ${
       last
-        ? `Last run ${when(last.ran_at)} (${last.trigger === 'timer' ? 'by the timer' : 'from this page'}): removed ${purged(last.purged)}.`
-        : 'It has not run yet.'
+        ? t(last.trigger === 'timer' ? 'sweepLastTimer' : 'sweepLastPage', {
+            when: when(last.ran_at),
+            removed: purged(last.purged),
+          })
+        : t('sweepNotYet')
     }</p>
-      ${last && Object.keys(last.failed).length > 0 ? html`<p class="alert">Failed: ${Object.keys(last.failed).map(words).join(', ')}</p>` : ''}
+      ${last && Object.keys(last.failed).length > 0 ? html`<p class="alert">${t('sweepFailed', { list: Object.keys(last.failed).map(words).join(', ') })}</p>` : ''}
       <button type="button" @click=${() =>
-        this.request(
-          'sweep',
-          'run',
-          {},
-          (data) =>
-            `Sweep done: removed ${purged((data as { purged?: Record<string, number> })?.purged ?? {})}.`,
-        )}>Run the sweep now</button>`;
+        this.request('sweep', 'run', {}, (data) =>
+          t('sweepDone', { removed: purged((data as { purged?: Record<string, number> })?.purged ?? {}) }),
+        )}>${t('runSweep')}</button>`;
   }
 
   override render() {
@@ -406,28 +400,30 @@ export class DdMaintenance extends LitElement {
     const sw = this.sweep;
     const ss = this.sessions;
     const lk = this.locks;
-    return html`<h1>Maintenance</h1>
-      <section aria-labelledby="counters-h"><h2 id="counters-h">Counters</h2>${this.renderCounters()}</section>
-      <section aria-labelledby="status-h"><h2 id="status-h">System status</h2>
+    return html`<h1>${t('maintenance')}</h1>
+      <section aria-labelledby="counters-h"><h2 id="counters-h">${t('counters')}</h2>${this.renderCounters()}</section>
+      <section aria-labelledby="status-h"><h2 id="status-h">${t('systemStatus')}</h2>
         ${st.state === 'ok' ? this.renderStatus(st.value) : this.blockMessage(st)}
       </section>
-      <section aria-labelledby="sessions-h"><h2 id="sessions-h">Sessions</h2>
+      <section aria-labelledby="sessions-h"><h2 id="sessions-h">${t('sessionsTitle')}</h2>
         ${ss.state === 'ok' ? this.renderSessions(ss.value) : this.blockMessage(ss)}
       </section>
-      <section aria-labelledby="sweep-h"><h2 id="sweep-h">Sweep</h2>
+      <section aria-labelledby="sweep-h"><h2 id="sweep-h">${t('sweep')}</h2>
         ${sw.state === 'ok' ? this.renderSweep(sw.value) : this.blockMessage(sw)}
       </section>
-      <section aria-labelledby="locks-h"><h2 id="locks-h">Fields being edited (locks)</h2>
+      <section aria-labelledby="locks-h"><h2 id="locks-h">${t('fieldLocks')}</h2>
         ${
           lk.state === 'ok'
             ? html`${this.renderLocks(lk.value)}
-              <button type="button" class="danger" @click=${this.unlockAll}>Release every lock</button>`
+              <button type="button" class="danger" @click=${this.unlockAll}>${t('releaseLocks')}</button>`
             : this.blockMessage(lk)
         }
       </section>
-      <section aria-labelledby="admin-h"><h2 id="admin-h">Users, profiles, projects</h2>
-        <p>Edited in their sections: <a href="#/list/dd128">Users</a>, <a href="#/list/dd234">Profiles</a> (the access grid),
-          <a href="#/list/dd153">Projects</a>; the activity log in <a href="#/list/dd542">Activity</a>.</p>
+      <section aria-labelledby="admin-h"><h2 id="admin-h">${t('adminTitle')}</h2>
+        <p>${t('adminIntro')}</p>
+        <ul>${['dd128', 'dd234', 'dd153', 'dd542'].map(
+          (tipo) => html`<li><a href="#/list/${tipo}">${this.session.labelOf(tipo)}</a></li>`,
+        )}</ul>
       </section>`;
   }
 }

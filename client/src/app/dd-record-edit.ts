@@ -6,7 +6,7 @@
  */
 import { css, html, LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
-import { t } from '../api/i18n.js';
+import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import { type ContextEntry, itemOf, itemText, type ReadResult, showDdos } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
@@ -17,9 +17,10 @@ import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
+import { bcp47Of, langName } from './lang-names.js';
 import { canPublishSection, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
-import { isOntologySection, type Session } from './session.js';
+import { isOntologySection, RECORD_WRITTEN, type Session } from './session.js';
 import { baseStyles } from './styles.js';
 
 export class DdRecordEdit extends LitElement {
@@ -34,6 +35,13 @@ export class DdRecordEdit extends LitElement {
       .actions { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin-left: auto; }
       .history h2 { margin: 0 0 0.5rem; font-size: 1.15rem; }
       .sheet { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem 0.75rem; }
+      /* A translatable field beside its second language: two columns, one under the other when narrow. */
+      .pair { display: grid; grid-template-columns: 1fr; gap: 0 1rem; }
+      .pair.two { grid-template-columns: 1fr 1fr; }
+      @media (max-width: 700px) { .pair.two { grid-template-columns: 1fr; } }
+      .col-lang { margin: 0.6rem 0 -0.4rem; font-size: 0.8rem; font-weight: 600; color: var(--muted, #555); text-transform: uppercase; letter-spacing: 0.03em; }
+      .fallback { margin: 0.1rem 0 0.4rem; padding: 0.3rem 0.5rem; border-left: 3px solid #b7791f; background: #fdf6e3; font-size: 0.9rem; }
+      .fallback .shown { display: block; color: #333; }
       .history { margin-top: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
     `,
   ];
@@ -47,6 +55,9 @@ export class DdRecordEdit extends LitElement {
     showHistory: { state: true },
     canPublish: { state: true },
     publishing: { state: true },
+    compareLang: { state: true },
+    compareResult: { state: true },
+    fallbacks: { state: true },
   };
   declare session: Session;
   declare section: string;
@@ -57,7 +68,13 @@ export class DdRecordEdit extends LitElement {
   declare showHistory: boolean;
   declare canPublish: boolean;
   declare publishing: boolean;
+  /** The second language shown beside translatable fields ('' : none), chosen per form. */
+  declare compareLang: string;
+  declare compareResult: ReadResult | undefined;
+  /** Translatable fields empty in the data language: the value shown from another language. */
+  declare fallbacks: Map<string, { lang: string; text: string }>;
   private store: RecordStore | undefined;
+  private compareStore: RecordStore | undefined;
 
   constructor() {
     super();
@@ -65,6 +82,9 @@ export class DdRecordEdit extends LitElement {
     this.showHistory = false;
     this.canPublish = false;
     this.publishing = false;
+    this.compareLang = '';
+    this.compareResult = undefined;
+    this.fallbacks = new Map();
   }
 
   override updated(changed: Map<string, unknown>) {
@@ -81,7 +101,37 @@ export class DdRecordEdit extends LitElement {
     });
   }
 
+  override connectedCallback() {
+    super.connectedCallback();
+    this.addEventListener(RECORD_WRITTEN, this.onWritten);
+  }
+
+  /** A field saved: the fallback marks follow what is now in the store. */
+  private onWritten = () => {
+    this.syncVersions();
+    this.requestUpdate();
+  };
+
+  /**
+   * A component's version counts saves in every language: a save in one column moves the version
+   * the other column must send, or its next save would be refused as someone else's change.
+   */
+  private syncVersions() {
+    const main = this.store;
+    const other = this.compareStore;
+    if (!main || !other) return;
+    for (const a of main.items) {
+      if (String(a.section_id) !== String(this.sectionId)) continue;
+      const b = itemOf(other.items, a.tipo, this.section, this.sectionId);
+      if (!b || typeof a.version !== 'number' || typeof b.version !== 'number') continue;
+      const newest = Math.max(a.version, b.version);
+      a.version = newest;
+      b.version = newest;
+    }
+  }
+
   override disconnectedCallback() {
+    this.removeEventListener(RECORD_WRITTEN, this.onWritten);
     void this.store?.releaseAll();
     super.disconnectedCallback();
   }
@@ -113,7 +163,7 @@ export class DdRecordEdit extends LitElement {
       const rows = answer.data.data.find((d) => d.typo === 'sections')?.entries ?? [];
       if (rows.length === 0) {
         this.result = undefined;
-        this.error = `Record ${this.sectionId} does not exist (or is outside your projects).`;
+        this.error = t('recordMissing', { id: this.sectionId });
         return;
       }
       // Typing kept in this tab and not saved yet (a reload, the server away) goes back into its
@@ -130,10 +180,98 @@ export class DdRecordEdit extends LitElement {
       });
       this.result = answer.data;
       await this.saveKeptTyping();
+      await Promise.all([this.loadCompare(), this.loadFallbacks()]);
     } catch (err) {
       this.result = undefined;
-      this.error = err instanceof ApiError ? err.message : 'The record could not be read.';
+      this.error = err instanceof ApiError ? err.message : t('recordNotRead');
     }
+  }
+
+  /** The record read again in the compare language: its translatable fields edit that language. */
+  private async loadCompare() {
+    const lang = this.compareLang;
+    if (!lang || lang === this.lang) {
+      this.compareStore = undefined;
+      this.compareResult = undefined;
+      return;
+    }
+    const store = new RecordStore(this.session, this.section, this.sectionId, lang);
+    try {
+      const answer = await this.session.api.call<ReadResult>(this.editRead(lang));
+      if (this.compareLang !== lang) return;
+      store.items = answer.data.data;
+      this.compareStore = store;
+      this.compareResult = answer.data;
+    } catch (err) {
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotRead'), 'error');
+    }
+  }
+
+  /**
+   * Translatable fields with no value in the data language: their list reading falls back to the
+   * first language that has one, which the form shows under the empty field with a mark.
+   */
+  private async loadFallbacks() {
+    const comps = this.componentContexts().filter((c) => c.translatable === true);
+    const lang = this.lang;
+    const empty = comps.filter((c) => {
+      const item = itemOf(this.store?.items ?? [], c.tipo, this.section, this.sectionId);
+      return !item || itemText(item).trim() === '';
+    });
+    if (empty.length === 0) {
+      this.fallbacks = new Map();
+      return;
+    }
+    try {
+      const answer = await this.session.api.call<ReadResult>({
+        ...this.editRead(lang),
+        show: {
+          ddo_map: empty.map((c) => ({
+            tipo: c.tipo,
+            section_tipo: this.section,
+            parent: 'self',
+            mode: 'list',
+          })),
+        },
+      });
+      if (this.lang !== lang) return;
+      const found = new Map<string, { lang: string; text: string }>();
+      for (const c of empty) {
+        const item = itemOf(answer.data.data, c.tipo, this.section, this.sectionId);
+        const first = (item?.entries as { lang?: string }[] | undefined)?.[0]?.lang;
+        if (item && first && first !== lang && itemText(item).trim() !== '')
+          found.set(c.tipo, { lang: first, text: itemText(item) });
+      }
+      this.fallbacks = found;
+    } catch {
+      // Without the fallback reading the fields show empty, as they are in this language.
+      this.fallbacks = new Map();
+    }
+  }
+
+  private editRead(lang: string) {
+    return {
+      action: 'read',
+      source: {
+        tipo: this.section,
+        section_tipo: this.section,
+        section_id: this.sectionId,
+        model: 'section',
+        mode: 'edit',
+        lang,
+      },
+      sqo: {
+        section_tipo: [this.section],
+        limit: 1,
+        offset: 0,
+        filter_by_locators: [{ section_tipo: this.section, section_id: this.sectionId }],
+      },
+    };
+  }
+
+  private async chooseCompare(e: Event) {
+    this.compareLang = (e.target as HTMLSelectElement).value;
+    await this.loadCompare();
   }
 
   /**
@@ -200,13 +338,10 @@ export class DdRecordEdit extends LitElement {
         source: { section_tipo: this.section, section_id: this.sectionId },
         idempotency_key: newIdempotencyKey(),
       });
-      this.session.announce(`Record ${this.sectionId} duplicated as record ${answer.data}.`);
+      this.session.announce(t('recordDuplicated', { id: this.sectionId, copy: answer.data }));
       navigate({ name: 'edit', section: this.section, id: answer.data });
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The record could not be duplicated.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotDuplicated'), 'error');
     }
   }
 
@@ -227,17 +362,14 @@ export class DdRecordEdit extends LitElement {
       if (answer.data.length === 0) return;
       if (isOntologySection(this.section)) await this.session.refreshMenu();
       if (mode === 'delete_record') {
-        this.session.announce(`Record ${this.sectionId} deleted.`);
+        this.session.announce(t('recordDeleted', { id: this.sectionId }));
         navigate({ name: 'list', section: this.section, offset: 0 });
       } else {
-        this.session.announce(`The data of record ${this.sectionId} was emptied.`);
+        this.session.announce(t('recordEmptied', { id: this.sectionId }));
         await this.load();
       }
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The record could not be deleted.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotDeleted'), 'error');
     }
   }
 
@@ -281,7 +413,7 @@ export class DdRecordEdit extends LitElement {
       this.session.announce(publishSummary(answer.data));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'request.unknown_action') this.canPublish = false;
-      this.session.announce(err instanceof ApiError ? err.message : 'Publishing failed.', 'error');
+      this.session.announce(err instanceof ApiError ? err.message : t('publishFailed'), 'error');
     } finally {
       this.publishing = false;
     }
@@ -292,20 +424,45 @@ export class DdRecordEdit extends LitElement {
     try {
       await this.session.setDataLang(lang);
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The language could not be changed.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('langNotChanged'), 'error');
     }
   }
 
   private renderComponent(ctx: ContextEntry) {
+    const main = this.renderIn(ctx, this.store!);
+    if (ctx.translatable !== true) return main;
+    const compareCtx = this.compareResult?.context.find(
+      (c) => c.tipo === ctx.tipo && c.section_tipo === this.section && c.type === 'component',
+    );
+    // Shown only while the field stays empty in this language (a save fills it).
+    const own = itemOf(this.store!.items, ctx.tipo, this.section, this.sectionId);
+    const fallback = own && itemText(own).trim() !== '' ? undefined : this.fallbacks.get(ctx.tipo);
+    const names = this.session.langs;
+    const mark = fallback
+      ? html`<p class="fallback" role="note" lang=${uiLang()}>${t('fallbackMark', {
+          shown: langName(fallback.lang, names),
+          wanted: langName(this.lang, names),
+        })}<span class="shown" lang=${bcp47Of(fallback.lang)}>${fallback.text}</span></p>`
+      : '';
+    if (!compareCtx || !this.compareStore) return html`<div class="pair">${main}${mark}</div>`;
+    return html`<div class="pair two">
+      <div class="col" data-lang=${this.lang} lang=${bcp47Of(this.lang)}>
+        <p class="col-lang" lang=${uiLang()}>${langName(this.lang, names)}</p>${main}${mark}
+      </div>
+      <div class="col" data-lang=${this.compareLang} lang=${bcp47Of(this.compareLang)}>
+        <p class="col-lang" lang=${uiLang()}>${langName(this.compareLang, names)}</p>${this.renderIn(compareCtx, this.compareStore)}
+      </div>
+    </div>`;
+  }
+
+  /** One component of the record in the language of `store`. */
+  private renderIn(ctx: ContextEntry, store: RecordStore) {
     // From the store, not the first read: Lit sets object properties again on every render, and
     // the store holds each save's echo (the last saved value).
-    const items = this.store!.items;
+    const items = store.items;
     const tag = unsafeStatic(elementNameOf(ctx.model));
     const item = itemOf(items, ctx.tipo, this.section, this.sectionId);
-    return staticHtml`<${tag} .context=${ctx} .item=${item} .data=${items} .store=${this.store}></${tag}>`;
+    return staticHtml`<${tag} .context=${ctx} .item=${item} .data=${items} .store=${store}></${tag}>`;
   }
 
   override render() {
@@ -314,7 +471,7 @@ export class DdRecordEdit extends LitElement {
     const back = html`<a href=${hrefOf({ name: 'list', section: this.section, offset: 0 })}>← ${label}</a>`;
     if (this.error)
       return html`<div class="bar">${back}</div><p class="alert" role="alert">${this.error}</p>`;
-    if (!this.result) return html`<div class="bar">${back}</div><p class="muted">Loading…</p>`;
+    if (!this.result) return html`<div class="bar">${back}</div><p class="muted">${t('loading')}</p>`;
     const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
     const title = this.recordTitle();
     const comps = this.componentContexts();
@@ -325,22 +482,32 @@ export class DdRecordEdit extends LitElement {
         <div class="actions">
         ${
           comps.some((c) => c.translatable === true)
-            ? html`<label>Language
+            ? html`<label>${t('language')}
               <select @change=${this.switchLang}>
                 ${this.session.langs.map((l) => html`<option value=${l.value} ?selected=${l.value === this.lang}>${l.label}</option>`)}
+              </select></label>
+              <label>${t('compareWith')}
+              <select class="compare" @change=${this.chooseCompare}>
+                <option value="" ?selected=${this.compareLang === ''}>${t('compareNone')}</option>
+                ${this.session.langs
+                  .filter((l) => l.value !== this.lang)
+                  .map(
+                    (l) =>
+                      html`<option value=${l.value} ?selected=${l.value === this.compareLang}>${l.label}</option>`,
+                  )}
               </select></label>`
             : ''
         }
         <button type="button" aria-expanded=${this.showHistory ? 'true' : 'false'} @click=${() => {
           this.showHistory = !this.showHistory;
-        }}>History</button>
-        ${writable ? html`<button type="button" @click=${this.duplicate}>Duplicate</button>` : ''}
+        }}>${t('history')}</button>
+        ${writable ? html`<button type="button" @click=${this.duplicate}>${t('duplicate')}</button>` : ''}
         ${
           writable && this.canPublish
-            ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? 'Publishing…' : 'Publish'}</button>`
+            ? html`<button type="button" ?disabled=${this.publishing} @click=${this.publish}>${this.publishing ? t('publishing') : t('publish')}</button>`
             : ''
         }
-        ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>Delete…</button>` : ''}
+        ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>${t('deleteEllipsis')}</button>` : ''}
         </div>
       </div>
       <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
@@ -348,20 +515,20 @@ export class DdRecordEdit extends LitElement {
       </form>
       ${
         this.showHistory
-          ? html`<section class="history" aria-label="History">
-            <h2>History</h2>
+          ? html`<section class="history" aria-label=${t('history')}>
+            <h2>${t('history')}</h2>
             <dd-history .store=${this.store} .labels=${new Map(comps.map((c) => [c.tipo, c]))} @restored=${this.onRestored}></dd-history>
           </section>`
           : ''
       }
-      <dd-confirm-dialog class="delete" danger confirm-label="Delete"
-        heading="Delete ${label} ${this.sectionId}${title ? ` (“${title}”)` : ''}?"
+      <dd-confirm-dialog class="delete" danger confirm-label=${t('delete')}
+        heading=${title ? t('deleteTitleNamed', { label, id: this.sectionId, title }) : t('deleteTitle', { label, id: this.sectionId })}
         .body=${html`<fieldset>
-          <legend>What goes</legend>
+          <legend>${t('whatGoes')}</legend>
           <label><input type="radio" name="mode" value="delete_data" checked />
-            Empty its data: every field of this record is cleared (${comps.length} fields); the record number stays, in its projects.</label>
+            ${t('deleteDataChoice', { n: comps.length })}</label>
           <label><input type="radio" name="mode" value="delete_record" />
-            Delete the record: record ${this.sectionId} is removed, and links to it from other records are removed too. A copy stays in the history.</label>
+            ${t('deleteRecordChoice', { id: this.sectionId })}</label>
         </fieldset>`}></dd-confirm-dialog>
       <dd-confirm-dialog class="uninstall" danger></dd-confirm-dialog>
     `;

@@ -4,6 +4,7 @@
  * words), combined with "all of" ($and) or "any of" ($or). Emits `search` with the sqo filter.
  */
 import { css, html, LitElement } from 'lit';
+import { t } from '../api/i18n.js';
 import { type ContextEntry, parseDateInput, searchDdos } from '../api/read-shapes.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -154,42 +155,42 @@ export class DdSearchPanel extends LitElement {
     const value = !el
       ? ''
       : DATE_MODELS.has(el.model)
-        ? html`<input class="date" aria-label="Condition ${n}: from date" placeholder="from (1990)" .value=${c.from}
+        ? html`<input class="date" aria-label=${t('condFromDate', { n })} placeholder=${t('fromPlaceholder')} .value=${c.from}
               @input=${(e: Event) => this.update1(c.key, { from: (e.target as HTMLInputElement).value })} />
-            <input class="date" aria-label="Condition ${n}: to date" placeholder="to (2000-12)" .value=${c.to}
+            <input class="date" aria-label=${t('condToDate', { n })} placeholder=${t('toPlaceholder')} .value=${c.to}
               @input=${(e: Event) => this.update1(c.key, { to: (e.target as HTMLInputElement).value })} />`
-        : html`<input aria-label="Condition ${n}: ${RELATION_MODELS.has(el.model) ? 'related record contains' : 'contains'}"
-            placeholder=${RELATION_MODELS.has(el.model) ? 'related record contains…' : 'contains…'} .value=${c.q}
+        : html`<input aria-label=${RELATION_MODELS.has(el.model) ? t('condRelatedContains', { n }) : t('condContains', { n })}
+            placeholder=${RELATION_MODELS.has(el.model) ? t('relatedContainsPlaceholder') : t('containsPlaceholder')} .value=${c.q}
             @input=${(e: Event) => this.update1(c.key, { q: (e.target as HTMLInputElement).value })} />`;
     return html`<div class="cond">
-      <select aria-label="Condition ${n}: field" @change=${(e: Event) => this.update1(c.key, { tipo: (e.target as HTMLSelectElement).value, q: '', from: '', to: '' })}>
+      <select aria-label=${t('condField', { n })} @change=${(e: Event) => this.update1(c.key, { tipo: (e.target as HTMLSelectElement).value, q: '', from: '', to: '' })}>
         ${this.elements.map((e) => html`<option value=${e.tipo} ?selected=${e.tipo === c.tipo}>${e.label}</option>`)}
       </select>
       ${value}
-      <button type="button" aria-label="Remove condition ${n}" @click=${() => {
+      <button type="button" aria-label=${t('removeCondition', { n })} @click=${() => {
         this.conditions = this.conditions.filter((x) => x.key !== c.key);
       }}>✕</button>
     </div>`;
   }
 
   override render() {
-    if (this.elements.length === 0) return html`<p class="muted">No searchable fields.</p>`;
-    return html`<form role="search" aria-label="Search records" @submit=${this.submit}>
+    if (this.elements.length === 0) return html`<p class="muted">${t('noSearchableFields')}</p>`;
+    return html`<form role="search" aria-label=${t('searchRecords')} @submit=${this.submit}>
       <fieldset class="row">
-        <legend class="visually-hidden">Combine conditions</legend>
+        <legend class="visually-hidden">${t('combineConditions')}</legend>
         <label><input type="radio" name="op" .checked=${this.operator === '$and'} @change=${() => {
           this.operator = '$and';
-        }} /> all conditions</label>
+        }} /> ${t('allConditions')}</label>
         <label><input type="radio" name="op" .checked=${this.operator === '$or'} @change=${() => {
           this.operator = '$or';
-        }} /> any condition</label>
+        }} /> ${t('anyCondition')}</label>
       </fieldset>
       ${this.conditions.map((c, i) => this.renderCondition(c, i))}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''}
       <div class="row">
-        <button type="button" @click=${this.addCondition}>Add condition</button>
-        <button class="primary" type="submit">Search</button>
-        <button type="button" @click=${this.reset}>Reset</button>
+        <button type="button" @click=${this.addCondition}>${t('addCondition')}</button>
+        <button class="primary" type="submit">${t('search')}</button>
+        <button type="button" @click=${this.reset}>${t('reset')}</button>
       </div>
     </form>`;
   }

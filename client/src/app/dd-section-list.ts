@@ -3,7 +3,7 @@
  * paging with the total (`full_count`), the search panel, and "New" for users who may create.
  * Each row's id is a link that opens the record in edit mode.
  */
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, type TemplateResult } from 'lit';
 import { t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
@@ -23,6 +23,7 @@ import './dd-confirm-dialog.js';
 import { canPublishSection, publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SqoFilter } from './dd-search-panel.js';
+import { bcp47Of, langName } from './lang-names.js';
 import { hrefOf, navigate, PAGE_SIZES } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -32,6 +33,7 @@ export class DdSectionList extends LitElement {
     baseStyles,
     css`
       :host { display: block; }
+      .fallback { font-size: 0.7rem; border: 1px solid #b7791f; color: #7a4a00; border-radius: 3px; padding: 0 0.2rem; }
       .bar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.5rem; }
       .spacer { flex: 1; }
@@ -114,7 +116,7 @@ export class DdSectionList extends LitElement {
       this.session.announce(publishSummary(answer.data));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'request.unknown_action') this.canPublish = false;
-      this.session.announce(err instanceof ApiError ? err.message : 'Publishing failed.', 'error');
+      this.session.announce(err instanceof ApiError ? err.message : t('publishFailed'), 'error');
     } finally {
       this.publishing = false;
     }
@@ -164,7 +166,7 @@ export class DdSectionList extends LitElement {
     } catch (err) {
       if (seq !== this.loadSeq) return;
       this.result = undefined;
-      this.error = err instanceof ApiError ? err.message : 'The list could not be read.';
+      this.error = err instanceof ApiError ? err.message : t('listNotRead');
     } finally {
       if (seq === this.loadSeq) this.loading = false;
     }
@@ -181,13 +183,10 @@ export class DdSectionList extends LitElement {
         source: { section_tipo: this.section, tipo: this.section, model: 'section' },
         idempotency_key: newIdempotencyKey(),
       });
-      this.session.announce(`Record ${answer.data} created.`);
+      this.session.announce(t('recordCreated', { id: answer.data }));
       navigate({ name: 'edit', section: this.section, id: answer.data });
     } catch (err) {
-      this.session.announce(
-        err instanceof ApiError ? err.message : 'The record could not be created.',
-        'error',
-      );
+      this.session.announce(err instanceof ApiError ? err.message : t('recordNotCreated'), 'error');
     }
   }
 
@@ -223,12 +222,21 @@ export class DdSectionList extends LitElement {
     else void this.load();
   }
 
-  private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string {
+  private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string | TemplateResult {
     const item = itemOf(data, column.tipo, this.section, sectionId);
     if (!item) return '';
     if (item.pagination !== undefined || sub.length > 0) {
       const locators = item.entries as Locator[];
       return locators.map((l) => linkedText(data, item, sub, l)).join('; ');
+    }
+    // A translatable value with none in the data language: the list shows another's, marked.
+    const shown = (item.entries as { lang?: unknown }[])[0]?.lang;
+    const want = this.session.dataLang;
+    if (typeof shown === 'string' && shown !== 'lg-nolan' && item.lang !== 'lg-nolan' && shown !== want) {
+      const names = this.session.langs;
+      const mark = t('fallbackMark', { shown: langName(shown, names), wanted: langName(want, names) });
+      return html`<span lang=${bcp47Of(shown)}>${itemText(item)}</span> <span class="fallback" aria-hidden="true"
+        title=${mark}>${bcp47Of(shown).toUpperCase()}</span><span class="visually-hidden" lang=${uiLang()}>${mark}</span>`;
     }
     return itemText(item);
   }
@@ -240,16 +248,16 @@ export class DdSectionList extends LitElement {
     const columns = ddos.filter((d) => d.parent === this.section || d.parent === 'self');
     const rows = (result.data.find((d) => d.typo === 'sections')?.entries ?? []) as Locator[];
     if (rows.length === 0)
-      return html`<p class="notice">No records${this.filter ? ' match this search' : ''}.</p>`;
+      return html`<p class="notice">${this.filter ? t('noRecordsMatch') : t('noRecords')}</p>`;
     return html`<div class="table-wrap"><table>
-      <caption class="visually-hidden">${this.context?.label ?? this.section}: records ${this.offset + 1} to ${this.offset + rows.length} of ${this.total}</caption>
-      <thead><tr><th scope="col">Id</th>${columns.map((c) => html`<th scope="col">${c.label ?? c.tipo}</th>`)}</tr></thead>
+      <caption class="visually-hidden">${t('tableCaption', { label: this.context?.label ?? this.section, from: this.offset + 1, to: this.offset + rows.length, total: this.total })}</caption>
+      <thead><tr><th scope="col">${t('id')}</th>${columns.map((c) => html`<th scope="col">${c.label ?? c.tipo}</th>`)}</tr></thead>
       <tbody>
         ${rows.map((r) => {
           const id = Number(r.section_id);
           const href = hrefOf({ name: 'edit', section: this.section, id });
           return html`<tr>
-            <td class="id"><a href=${href} aria-label="Open record ${id}">${id}</a></td>
+            <td class="id"><a href=${href} aria-label=${t('openRecord', { id })}>${id}</a></td>
             ${columns.map(
               (c) =>
                 html`<td>${this.cell(
@@ -275,32 +283,30 @@ export class DdSectionList extends LitElement {
     return html`
       <div class="bar">
         <h1>${label}</h1>
-        <span class="muted" aria-live="polite">${this.loading ? 'Loading…' : `${this.total} record${this.total === 1 ? '' : 's'}`}</span>
+        <span class="muted" aria-live="polite">${this.loading ? t('loading') : t('recordCount', { n: this.total })}</span>
         <span class="spacer"></span>
         <button aria-expanded=${this.showSearch ? 'true' : 'false'} @click=${() => {
           this.showSearch = !this.showSearch;
-        }}>Search</button>
+        }}>${t('search')}</button>
         ${this.renderExport()}
         ${
           this.canPublish && canCreate
-            ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? 'Publishing…' : 'Publish section'}</button>`
+            ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? t('publishing') : t('publishSection')}</button>`
             : ''
         }
-        ${canCreate ? html`<button class="primary" @click=${this.create}>New record</button>` : ''}
+        ${canCreate ? html`<button class="primary" @click=${this.create}>${t('newRecord')}</button>` : ''}
       </div>
-      <dd-confirm-dialog class="publish" confirm-label="Publish" heading="Publish every record of ${label}?"
-        .body=${html`<p>All ${this.total} record${this.total === 1 ? '' : 's'} of ${label} will be written to the
-          publication database, replacing their published versions; records that may no longer be
-          published are removed from it. This can take a while for a large section.</p>`}></dd-confirm-dialog>
+      <dd-confirm-dialog class="publish" confirm-label=${t('publish')} heading=${t('publishSectionTitle', { label })}
+        .body=${html`<p>${t('publishSectionBody', { n: this.total, label })}</p>`}></dd-confirm-dialog>
       ${this.showSearch ? html`<dd-search-panel .session=${this.session} .section=${this.section} @search=${this.onSearch}></dd-search-panel>` : ''}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : this.renderTable()}
       ${
         this.total > 0
-          ? html`<nav class="pager" aria-label="Pages">
-            <button ?disabled=${this.offset === 0} @click=${() => go(Math.max(0, this.offset - this.limit))}>Previous</button>
-            <span>${this.offset + 1}–${Math.min(last, this.total)} of ${this.total}</span>
-            <button ?disabled=${last >= this.total} @click=${() => go(last)}>Next</button>
-            <label>Per page
+          ? html`<nav class="pager" aria-label=${t('pages')}>
+            <button ?disabled=${this.offset === 0} @click=${() => go(Math.max(0, this.offset - this.limit))}>${t('previous')}</button>
+            <span>${t('pageRange', { from: this.offset + 1, to: Math.min(last, this.total), total: this.total })}</span>
+            <button ?disabled=${last >= this.total} @click=${() => go(last)}>${t('next')}</button>
+            <label>${t('perPage')}
               <select @change=${(e: Event) => go(0, Number((e.target as HTMLSelectElement).value))}>
                 ${PAGE_SIZES.map((n) => html`<option value=${n} ?selected=${n === this.limit}>${n}</option>`)}
               </select>

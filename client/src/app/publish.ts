@@ -2,6 +2,7 @@
  * The publishing actions as the screens use them: whether a section can be published, and words
  * for `dd_diffusion_api.diffuse`'s answer ({published, removed, target}).
  */
+import { t } from '../api/i18n.js';
 import { ApiError, type RqoClient } from '../api/rqo-client.js';
 
 /**
@@ -26,12 +27,16 @@ export async function canPublishSection(api: RqoClient, section: string): Promis
 export function publishSummary(data: Record<string, unknown> | null | undefined): string {
   const d = data ?? {};
   const parts: string[] = [];
-  if (typeof d.published === 'number') parts.push(`${d.published} published`);
-  if (typeof d.removed === 'number') parts.push(`${d.removed} removed`);
+  if (typeof d.published === 'number') parts.push(t('publishedCount', { n: d.published }));
+  if (typeof d.removed === 'number') parts.push(t('removedCount', { n: d.removed }));
   for (const [k, v] of Object.entries(d)) {
     if (typeof v === 'number' && k !== 'published' && k !== 'removed')
       parts.push(`${k.replaceAll('_', ' ')}: ${v}`);
   }
-  const target = typeof d.target === 'string' ? ` to ${d.target}` : '';
-  return `Published${target}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}.`;
+  const list = parts.join(', ');
+  if (typeof d.target === 'string')
+    return parts.length > 0
+      ? t('publishedToList', { target: d.target, list })
+      : t('publishedTo', { target: d.target });
+  return parts.length > 0 ? t('publishedList', { list }) : t('published');
 }

@@ -403,12 +403,10 @@ export class ComponentBase extends LitElement {
         changes,
         version: this.item?.version as number | undefined,
       });
-      this.message = `${this.message} What you typed is kept and saved when you log in again.`;
+      this.message = `${this.message} ${t('keptUntilLogin')}`;
       // The login replaces the record on screen: the app's message area (shown beside the
       // login form) says it there too.
-      this.store.session.announce(
-        `${this.label}: what you typed is kept and will be saved when you log in again.`,
-      );
+      this.store.session.announce(t('keptUntilLoginLabel', { label: this.label }));
     }
     this.requestUpdate();
   }
@@ -523,7 +521,7 @@ export class ComponentBase extends LitElement {
       : '';
     return html`<div class="head">
         ${labelFor ? html`<label class="label" for=${labelFor}>${label}</label>` : html`<span class="label" id="${this.uid}-label">${label}</span>`}${marker}
-        ${this.context.translatable === true ? html`<span class="lang" title="Data language">${this.itemLang}</span>` : ''}
+        ${this.context.translatable === true ? html`<span class="lang" title=${t('dataLanguage')}>${this.itemLang}</span>` : ''}
         ${this.renderStatus()}
       </div>
       ${this.lockedBy ? html`<p class="locked" role="note">${this.lockedBy}</p>` : ''}

@@ -60,7 +60,7 @@ export class ComponentDate extends ComponentBase {
 
   private field(id: string, value: DateParts | undefined, label?: string) {
     return html`${label ? html`<label for=${id} class="muted">${label}</label>` : ''}
-      <input id=${id} class="text date" style="width: 10rem" placeholder="YYYY-MM-DD"
+      <input id=${id} class="text date" style="width: 10rem" placeholder=${t('datePlaceholder')}
         .value=${formatDate(value).replaceAll('/', '-')} aria-describedby="${this.uid}-hint"
         ?readonly=${this.readOnly} @change=${() => this.changed()} />`;
   }

@@ -3,7 +3,9 @@
  * checkbox per project the user may see (read from the project section); saved as the whole
  * value (`set_data`). The server refuses projects a non-admin is not in.
  */
+
 import { html } from 'lit';
+import { t } from '../api/i18n.js';
 import { itemOf, itemText, type Locator, type ReadResult, showDdos } from '../api/read-shapes.js';
 import { ComponentBase } from './component-base.js';
 
@@ -78,7 +80,7 @@ export class ComponentFilter extends ComponentBase {
           ) => html`<label><input type="checkbox" .checked=${selected.has(keyOf(c.locator))} ?disabled=${this.readOnly}
             @change=${(e: Event) => this.toggle(c, (e.target as HTMLInputElement).checked)} /> ${c.label}</label>`,
         )}
-        ${this.choices === undefined ? html`<span class="muted">Loading…</span>` : ''}
+        ${this.choices === undefined ? html`<span class="muted">${t('loading')}</span>` : ''}
       </div>`,
     );
   }

@@ -160,7 +160,7 @@ export class ComponentInputText extends ComponentBase {
           // An empty field stays visible (read-only when locked or not writable).
           (showBlank && !this.readOnly) || items.length === 0
             ? html`<input class="text" id="${this.uid}-${items.length}" type=${this.inputType}
-              aria-label=${items.length === 0 ? (this.context.label as string) : `${this.context.label}: new value`}
+              aria-label=${items.length === 0 ? (this.context.label as string) : t('newValueOf', { label: this.context.label as string })}
               ?readonly=${this.readOnly} @input=${(e: Event) => this.editing(undefined, e.target as HTMLInputElement)} @change=${(e: Event) => this.changed(undefined, e.target as HTMLInputElement)} />`
             : ''
         }
@@ -168,7 +168,7 @@ export class ComponentInputText extends ComponentBase {
           !showBlank && !this.readOnly
             ? html`<div><button type="button" @click=${() => {
                 this.adding = true;
-              }}>Add a value to ${this.context.label}</button></div>`
+              }}>${t('addValueTo', { label: this.context.label as string })}</button></div>`
             : ''
         }
       </div>`,

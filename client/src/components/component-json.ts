@@ -3,7 +3,9 @@
  * activity row's data). Leaving the field saves it when it parses as a JSON object; text that
  * does not parse is not sent and the field says why.
  */
+
 import { html } from 'lit';
+import { t } from '../api/i18n.js';
 import { ComponentBase } from './component-base.js';
 
 interface JsonItem {
@@ -24,7 +26,7 @@ export class ComponentJson extends ComponentBase {
       value = JSON.parse(text);
     } catch {
       this.status = 'failed';
-      this.message = 'Not saved: this is not valid JSON.';
+      this.message = t('invalidJson');
       return;
     }
     if (JSON.stringify(value) === JSON.stringify(entry?.value)) return;

@@ -4,7 +4,9 @@
  * which stores it and writes the value with its history. Where the server lacks that action the
  * upload control is not offered.
  */
+
 import { css, html } from 'lit';
+import { t } from '../api/i18n.js';
 import type { ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import { uploadFile } from '../upload/chunked-upload.js';
@@ -79,7 +81,7 @@ export class ComponentMedia extends ComponentBase {
       input.value = '';
     } catch (err) {
       this.status = 'failed';
-      this.message = err instanceof ApiError ? err.message : 'The file could not be uploaded.';
+      this.message = err instanceof ApiError ? err.message : t('uploadFailed');
     } finally {
       this.progress = undefined;
     }
@@ -92,24 +94,24 @@ export class ComponentMedia extends ComponentBase {
     const url = current?.name ? this.mediaUrl(current.name) : undefined;
     const shown =
       current?.name === undefined
-        ? html`<p class="muted">No file yet.</p>`
+        ? html`<p class="muted">${t('noFileYet')}</p>`
         : this.context.model === 'component_image'
           ? html`<img class="preview" src=${url} alt="${this.context.label}: ${current.name}" />`
           : this.context.model === 'component_av'
             ? html`<video class="preview" controls preload="metadata" src=${url}
                 aria-label="${this.context.label}: ${current.name}"></video>`
-            : html`<a href=${url}>Download ${current.name}</a>`;
+            : html`<a href=${url}>${t('download', { name: current.name })}</a>`;
     return this.frame(
       html`${current?.name ? html`<p>${current.name} <span class="muted">${sizeText(current.size)}</span></p>` : ''}
         ${shown}
         ${
           !this.readOnly && canAttach
             ? html`<div class="row">
-              <input id=${id} type="file" accept=${ACCEPT[this.context.model] ?? ''} aria-label="Upload a file to ${this.context.label}"
+              <input id=${id} type="file" accept=${ACCEPT[this.context.model] ?? ''} aria-label=${t('uploadTo', { label: this.context.label as string })}
                 @change=${this.upload} ?disabled=${this.progress !== undefined} />
               ${
                 this.progress !== undefined
-                  ? html`<progress max="1" .value=${this.progress} aria-label="Upload progress"></progress>
+                  ? html`<progress max="1" .value=${this.progress} aria-label=${t('uploadProgress')}></progress>
                     <span>${Math.round(this.progress * 100)}%</span>`
                   : ''
               }

@@ -2,7 +2,9 @@
  * component_password: never shown (the server never sends it); a new one is typed twice and saved
  * on "Set password". The server hashes it with Argon2id and refuses one under 8 characters.
  */
+
 import { html } from 'lit';
+import { t } from '../api/i18n.js';
 import { ComponentBase } from './component-base.js';
 
 export class ComponentPassword extends ComponentBase {
@@ -13,7 +15,7 @@ export class ComponentPassword extends ComponentBase {
     const second = (form.elements.namedItem('second') as HTMLInputElement).value;
     if (first !== second) {
       this.status = 'failed';
-      this.message = 'The two passwords differ.';
+      this.message = t('passwordsDiffer');
       return;
     }
     if (
@@ -23,12 +25,12 @@ export class ComponentPassword extends ComponentBase {
   }
 
   override render() {
-    if (this.readOnly) return this.frame(html`<p class="muted">Set (hidden)</p>`);
+    if (this.readOnly) return this.frame(html`<p class="muted">${t('passwordSet')}</p>`);
     return this.frame(
       html`<form class="row" @submit=${this.submit}>
-        <input id="${this.uid}-p1" name="first" type="password" autocomplete="new-password" aria-label="New password" required minlength="8" />
-        <input name="second" type="password" autocomplete="new-password" aria-label="Repeat the new password" required minlength="8" />
-        <button type="submit">Set password</button>
+        <input id="${this.uid}-p1" name="first" type="password" autocomplete="new-password" aria-label=${t('newPassword')} required minlength="8" />
+        <input name="second" type="password" autocomplete="new-password" aria-label=${t('repeatPassword')} required minlength="8" />
+        <button type="submit">${t('setPassword')}</button>
       </form>`,
     );
   }

@@ -4,7 +4,9 @@
  * target section to link an existing record (`insert` of a locator); "New" creates a record in
  * the target and links it (`add_new_element`).
  */
+
 import { css, html } from 'lit';
+import { t } from '../api/i18n.js';
 import {
   type ContextEntry,
   type Ddo,
@@ -179,7 +181,7 @@ export class ComponentPortal extends ComponentBase {
       });
     } catch (err) {
       this.found = undefined;
-      this.findError = err instanceof ApiError ? err.message : 'The search failed.';
+      this.findError = err instanceof ApiError ? err.message : t('searchFailed');
     } finally {
       this.searching = false;
     }
@@ -209,7 +211,7 @@ export class ComponentPortal extends ComponentBase {
       this.applyEcho(answer.data);
     } catch (err) {
       this.status = 'failed';
-      this.message = err instanceof ApiError ? err.message : 'The linked records could not be read.';
+      this.message = err instanceof ApiError ? err.message : t('linkedNotRead');
     }
   }
 
@@ -242,10 +244,10 @@ export class ComponentPortal extends ComponentBase {
       this.applyEcho(echo);
       this.status = 'saved';
       const created = echo.created_section_id;
-      if (created !== undefined) this.store.session.announce(`New record ${created} created and linked.`);
+      if (created !== undefined) this.store.session.announce(t('createdAndLinked', { id: created }));
     } catch (err) {
       this.status = 'failed';
-      this.message = err instanceof ApiError ? err.message : 'The record could not be created.';
+      this.message = err instanceof ApiError ? err.message : t('recordNotCreated');
     }
   }
 
@@ -256,7 +258,7 @@ export class ComponentPortal extends ComponentBase {
     const count = item?.pagination?.total ?? locators.length;
     const list =
       locators.length === 0
-        ? html`<p class="muted">None linked.</p>`
+        ? html`<p class="muted">${t('noneLinked')}</p>`
         : html`<ol aria-label=${`${this.context.label}: linked records`}>
             ${locators.map((l, i) => {
               const text =
@@ -268,12 +270,12 @@ export class ComponentPortal extends ComponentBase {
                   this.readOnly
                     ? ''
                     : html`<span class="row">
-                      <button type="button" aria-label="Move ${text} up" ?disabled=${(l.paginated_key ?? i) === 0}
+                      <button type="button" aria-label=${t('moveUp', { text })} ?disabled=${(l.paginated_key ?? i) === 0}
                         @click=${() => this.move(l, i, -1)}>↑</button>
-                      <button type="button" aria-label="Move ${text} down" ?disabled=${(l.paginated_key ?? i) === count - 1}
+                      <button type="button" aria-label=${t('moveDown', { text })} ?disabled=${(l.paginated_key ?? i) === count - 1}
                         @click=${() => this.move(l, i, 1)}>↓</button>
-                      <button type="button" class="danger" aria-label="Unlink ${text}"
-                        @click=${() => this.save([l.id !== undefined ? { action: 'remove', id: l.id, value: null } : { action: 'remove', key: l.paginated_key ?? i, value: null }])}>Unlink</button>
+                      <button type="button" class="danger" aria-label=${t('unlink', { text })}
+                        @click=${() => this.save([l.id !== undefined ? { action: 'remove', id: l.id, value: null } : { action: 'remove', key: l.paginated_key ?? i, value: null }])}>${t('unlinkButton')}</button>
                     </span>`
                 }
               </div></li>`;
@@ -283,23 +285,23 @@ export class ComponentPortal extends ComponentBase {
     const finder = this.readOnly
       ? ''
       : html`<div class="finder">
-          <form class="row" role="search" aria-label="Find a record to link to ${this.context.label}" @submit=${this.find}>
-            <input name="q" aria-label="Find a record to link to ${this.context.label}" placeholder="Find to link…" />
-            <button type="submit" ?disabled=${this.searching}>Find</button>
+          <form class="row" role="search" aria-label=${t('findToLinkTo', { label: this.context.label as string })} @submit=${this.find}>
+            <input name="q" aria-label=${t('findToLinkTo', { label: this.context.label as string })} placeholder=${t('findToLink')} />
+            <button type="submit" ?disabled=${this.searching}>${t('find')}</button>
             ${this.targets.map(
-              (t) =>
-                html`<button type="button" @click=${() => this.createNew(t.tipo)}>New ${t.label}</button>`,
+              (target) =>
+                html`<button type="button" @click=${() => this.createNew(target.tipo)}>${t('newOf', { label: target.label })}</button>`,
             )}
           </form>
           ${this.findError ? html`<p class="alert" role="alert">${this.findError}</p>` : ''}
           ${
             this.found
               ? this.found.length === 0
-                ? html`<p class="muted">Nothing found.</p>`
-                : html`<ul class="found" aria-label="Found records">
+                ? html`<p class="muted">${t('nothingFound')}</p>`
+                : html`<ul class="found" aria-label=${t('foundRecords')}>
                   ${this.found.map(
                     (f) => html`<li class="row"><button type="button" @click=${() => this.link(f.locator)}
-                      aria-label="Link ${f.text}">Link</button> ${f.text}</li>`,
+                      aria-label=${t('linkTo', { text: f.text })}>${t('link')}</button> ${f.text}</li>`,
                   )}
                 </ul>`
               : ''
@@ -308,8 +310,8 @@ export class ComponentPortal extends ComponentBase {
     return this.frame(
       html`${list}${
         total !== undefined && total > locators.length
-          ? html`<p class="row muted">${locators.length} of ${total} shown
-              <button type="button" @click=${() => this.showAll(total)}>Show all ${total}</button></p>`
+          ? html`<p class="row muted">${t('shownOf', { shown: locators.length, total })}
+              <button type="button" @click=${() => this.showAll(total)}>${t('showAll', { total })}</button></p>`
           : ''
       }${finder}`,
     );

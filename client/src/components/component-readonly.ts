@@ -25,7 +25,7 @@ export class ComponentReadonly extends ComponentBase {
     const note = foreign
       ? html`<p class="muted not-implemented" role="note">${t('modelNotImplemented', { model: this.context.model })}</p>`
       : '';
-    if (entries.length === 0) return this.frame(html`<p class="muted">Empty.</p>${note}`);
+    if (entries.length === 0) return this.frame(html`<p class="muted">${t('emptyField')}</p>${note}`);
     return this.frame(
       html`<ul>
         ${entries.map((e) => {

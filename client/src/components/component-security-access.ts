@@ -5,7 +5,9 @@
  * stored). Rows come from the menu (areas, sections) and each section's search elements, plus
  * every item the profile already holds.
  */
+
 import { css, html } from 'lit';
+import { t } from '../api/i18n.js';
 import type { ContextEntry } from '../api/read-shapes.js';
 import { ComponentBase } from './component-base.js';
 
@@ -120,16 +122,16 @@ export class ComponentSecurityAccess extends ComponentBase {
   override render() {
     return this.frame(
       html`<div class="grid"><table aria-labelledby="${this.uid}-label">
-        <thead><tr><th scope="col">Element</th><th scope="col" class="level-head">Level</th></tr></thead>
+        <thead><tr><th scope="col">${t('element')}</th><th scope="col" class="level-head">${t('level')}</th></tr></thead>
         <tbody>
           ${this.rows.map((r) => {
             const level = this.levels.get(`${r.section_tipo}|${r.tipo}`) ?? 0;
             const name = r.kind === 'section' ? `${r.label} (section and all its fields)` : r.label;
             return html`<tr class=${r.kind}>
               <th scope="row" class=${r.kind}>${name}</th>
-              <td class="level"><select aria-label="Level for ${r.label}${r.kind === 'component' ? ` (${r.section_tipo})` : ''}"
+              <td class="level"><select aria-label=${t('levelFor', { label: `${r.label}${r.kind === 'component' ? ` (${r.section_tipo})` : ''}` })}
                 ?disabled=${this.readOnly} @change=${(e: Event) => this.set(r, Number((e.target as HTMLSelectElement).value))}>
-                ${LEVELS.map((l, n) => html`<option value=${n} ?selected=${n === level}>${n} ${l}</option>`)}
+                ${LEVELS.map((l, n) => html`<option value=${n} ?selected=${n === level}>${n} ${t(`level_${l}`)}</option>`)}
               </select></td>
             </tr>`;
           })}

@@ -2,7 +2,9 @@
  * component_select (a drop-down) and component_radio_button (a radio group): one locator into a
  * value list offered in the item's `datalist`; saved as the whole value (`set_data`).
  */
+
 import { html } from 'lit';
+import { t } from '../api/i18n.js';
 import type { Locator } from '../api/read-shapes.js';
 import { ComponentBase } from './component-base.js';
 
@@ -57,7 +59,7 @@ export class ComponentRadioButton extends ComponentSelect {
           ) => html`<label><input type="radio" name="${this.uid}-radio" .checked=${keyOf(o.value) === this.currentKey}
             ?disabled=${this.readOnly} @change=${() => this.choose(keyOf(o.value))} /> ${o.label}</label>`,
         )}
-        ${this.currentKey && !this.readOnly ? html`<button type="button" @click=${() => this.choose('')}>Clear</button>` : ''}
+        ${this.currentKey && !this.readOnly ? html`<button type="button" @click=${() => this.choose('')}>${t('clear')}</button>` : ''}
       </div>`,
     );
   }

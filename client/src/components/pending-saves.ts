@@ -11,6 +11,7 @@
  * reload the record screen puts each kept value back into its field, marked not saved.
  */
 
+import { t } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError, type RqoClient } from '../api/rqo-client.js';
@@ -199,7 +200,7 @@ export class PendingSaves extends EventTarget {
   /** Sends one save (the entry is kept until the server answers it). */
   async send(entry: PendingSave, via?: RqoClient): Promise<ReadResult & { created_section_id?: number }> {
     const api = via ?? this.api;
-    if (!api) throw new ApiError('The application has not started.', 'network', 0, true);
+    if (!api) throw new ApiError(t('appNotStarted'), 'network', 0, true);
     this.put(entry);
     const key = pendingKeyOf(entry);
     const run = (async () => {

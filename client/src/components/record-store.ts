@@ -4,6 +4,7 @@
  * component locks (focus / blur), which are only sent when the server says it takes them.
  */
 
+import { localeOf, t } from '../api/i18n.js';
 import type { DataItem, ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
 import type { Session } from '../app/session.js';
@@ -33,13 +34,14 @@ export function lockHolderSentence(err: ApiError): string {
   if (!holder) return err.message;
   const who = holder.full_username
     ? `${holder.full_username}${holder.username ? ` (${holder.username})` : ''}`
-    : (holder.username ?? `user ${holder.user_id}`);
+    : (holder.username ?? t('userNumber', { id: String(holder.user_id) }));
   const since = holder.since ? new Date(holder.since) : undefined;
-  const at =
-    since && !Number.isNaN(since.getTime())
-      ? ` since ${since.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`
-      : '';
-  return `${who} is editing this field${at}.`;
+  return since && !Number.isNaN(since.getTime())
+    ? t('editingSince', {
+        who,
+        time: since.toLocaleTimeString(localeOf(), { hour: '2-digit', minute: '2-digit' }),
+      })
+    : t('editingNow', { who });
 }
 
 /** Identity of a data item in a read answer (the same column of the same record). */

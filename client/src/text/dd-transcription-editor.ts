@@ -12,7 +12,9 @@
  * are done here (text goes into a text node beside the chip), and a tag is inserted beside a
  * chip, never inside it.
  */
+
 import { css, html, LitElement } from 'lit';
+import { t } from '../api/i18n.js';
 import { baseStyles } from '../app/styles.js';
 import { pageTag, segmentsOf, timecodeTag } from './transcription-segments.js';
 
@@ -83,7 +85,7 @@ export class DdTranscriptionEditor extends LitElement {
   constructor() {
     super();
     this.value = '';
-    this.label = 'Text';
+    this.label = t('text');
     this.readonly = false;
   }
 
@@ -415,7 +417,7 @@ export class DdTranscriptionEditor extends LitElement {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="tc"]')!;
     const tag = timecodeTag(input.value);
     if (!tag) {
-      input.setCustomValidity('Write the time as 00:01:30 or 90');
+      input.setCustomValidity(t('timecodeInvalid'));
       input.reportValidity();
       return;
     }
@@ -438,9 +440,9 @@ export class DdTranscriptionEditor extends LitElement {
         this.readonly
           ? ''
           : html`<div class="tools row">
-            <input name="tc" aria-label="Timecode to insert (00:01:30)" placeholder="00:01:30" />
-            <button type="button" @click=${this.insertTimecode}>Insert timecode</button>
-            <button type="button" @click=${this.insertPage}>Insert page break</button>
+            <input name="tc" aria-label=${t('timecodeToInsert')} placeholder="00:01:30" />
+            <button type="button" @click=${this.insertTimecode}>${t('insertTimecode')}</button>
+            <button type="button" @click=${this.insertPage}>${t('insertPageBreak')}</button>
           </div>`
       }`;
   }

@@ -129,12 +129,20 @@ export async function bootstrapDatabase(
     const seed = new SeedWriter(tx, ontology);
 
     const yesNoValue = yesNoValueTipo(ontology);
-    await seed.insert('dd64', YES_ID, { [yesNoValue]: literal(['lg-eng', 'Yes'], ['lg-spa', 'Sí']) });
-    await seed.insert('dd64', NO_ID, { [yesNoValue]: literal(['lg-eng', 'No'], ['lg-spa', 'No']) });
+    await seed.insert('dd64', YES_ID, {
+      [yesNoValue]: literal(['lg-eng', 'Yes'], ['lg-spa', 'Sí'], ['lg-cat', 'Sí']),
+    });
+    await seed.insert('dd64', NO_ID, {
+      [yesNoValue]: literal(['lg-eng', 'No'], ['lg-spa', 'No'], ['lg-cat', 'No']),
+    });
     await setCounter(tx, 'dd64', NO_ID);
 
     await seed.insert('dd153', DEFAULT_PROJECT_ID, {
-      dd156: literal(['lg-eng', 'Default project'], ['lg-spa', 'Proyecto por defecto']),
+      dd156: literal(
+        ['lg-eng', 'Default project'],
+        ['lg-spa', 'Proyecto por defecto'],
+        ['lg-cat', 'Projecte per defecte'],
+      ),
     });
     await setCounter(tx, 'dd153', DEFAULT_PROJECT_ID);
 

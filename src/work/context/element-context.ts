@@ -112,8 +112,10 @@ export function defaultDdoMap(ontology: Ontology, sectionTipo: string, mode: str
 export interface ContextOptions {
   sectionTipo: string;
   mode: string;
-  /** The data language (labels and translatable data). */
+  /** The data language (translatable data; labels too unless `labelLang` is given). */
   lang: string;
+  /** The language of labels: the session's application language. */
+  labelLang?: string;
   sectionId?: number | string;
   /** The element this one is shown under (a section, or the portal of a column). */
   parent?: string;
@@ -192,6 +194,8 @@ export function elementContext(
   options: ContextOptions,
 ): ContextEntry {
   const { sectionTipo, mode, lang } = options;
+  // Labels are interface text: the reader's application language, not the data language.
+  const labels = options.labelLang ?? lang;
   const type = elementType(node);
   const base: ContextEntry = {
     typo: 'ddo',
@@ -199,7 +203,7 @@ export function elementContext(
     tipo: node.tipo,
     section_tipo: sectionTipo,
     model: node.model,
-    label: labelOf(node, lang),
+    label: labelOf(node, labels),
     mode,
     lang: isComponentModel(node.model) ? dataLangOf(node, lang) : lang,
     permissions: access.level(sectionTipo, node.tipo),
@@ -218,8 +222,8 @@ export function elementContext(
       parent: node.parent,
       matrix_table: ontology.tableOf(node.tipo),
       read_only: node.read_only === true,
-      request_config: sectionRequestConfig(ontology, node, mode, lang, limit),
-      columns_map: columnsMap(ontology, ddoMap, node.tipo, lang),
+      request_config: sectionRequestConfig(ontology, node, mode, labels, limit),
+      columns_map: columnsMap(ontology, ddoMap, node.tipo, labels),
       sqo_session: null,
     };
   }
@@ -242,11 +246,11 @@ export function elementContext(
       sortable: !NOT_IN_LIST.has(node.model),
     };
     if (node.target_section_tipo) {
-      entry.target_sections = withLabels(ontology, node.target_section_tipo, lang);
+      entry.target_sections = withLabels(ontology, node.target_section_tipo, labels);
     }
     if (PORTAL_MODELS.has(node.model)) {
-      entry.request_config = portalRequestConfig(ontology, node, lang);
-      entry.columns_map = columnsMap(ontology, portalColumns(ontology, node), node.tipo, lang);
+      entry.request_config = portalRequestConfig(ontology, node, labels);
+      entry.columns_map = columnsMap(ontology, portalColumns(ontology, node), node.tipo, labels);
     }
     return entry;
   }
@@ -258,7 +262,7 @@ export function ddoContext(
   ontology: Ontology,
   access: UserAccess,
   ddo: Ddo,
-  options: { mode: string; lang: string },
+  options: { mode: string; lang: string; labelLang?: string },
 ): ContextEntry | undefined {
   const node = ontology.node(ddo.tipo);
   if (!node) return undefined;
@@ -266,6 +270,7 @@ export function ddoContext(
     sectionTipo: ddo.section_tipo,
     mode: ddo.mode ?? options.mode,
     lang: options.lang,
+    ...(options.labelLang ? { labelLang: options.labelLang } : {}),
     parent: ddo.parent,
   });
 }

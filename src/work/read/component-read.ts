@@ -5,6 +5,7 @@
  * records' items and contexts, one level deep. The `get_data` branch of `read` and the echo of
  * `save` both answer this.
  */
+
 import type { UserAccess } from '../auth/permissions.js';
 import { PORTAL_LIMIT } from '../context/element-context.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
@@ -12,6 +13,7 @@ import { WorkError } from '../dispatch/error-registry.js';
 import { type MatrixRow, readRecord } from '../store/record-rows.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { PageBuilder } from './page-builder.js';
+import { labelLang } from './read-request.js';
 import type { Ddo, ReadResult } from './read-types.js';
 
 export interface ComponentReadRequest {
@@ -50,7 +52,11 @@ export async function readComponent(
   if (request.value !== undefined) {
     row = { ...row, [column]: { ...row[column], [request.tipo]: [...request.value] } };
   }
-  const page = new PageBuilder(db, ontology, access, { mode: request.mode, lang: request.lang });
+  const page = new PageBuilder(db, ontology, access, {
+    mode: request.mode,
+    lang: request.lang,
+    labelLang: labelLang(ctx),
+  });
   const own: Ddo = {
     tipo: request.tipo,
     section_tipo: request.sectionTipo,

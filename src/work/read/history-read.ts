@@ -7,6 +7,7 @@
  * under the section's own tipo, holding the whole record. Only components the caller may read
  * are listed, passwords never, and a non-admin sees only records inside their projects.
  */
+
 import { isGlobalAdmin, type UserAccess } from '../auth/permissions.js';
 import { elementContext } from '../context/element-context.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
@@ -16,6 +17,7 @@ import type { Sqo } from '../search/sqo-types.js';
 import { momentDateValue } from '../store/activity.js';
 import { readRecords } from '../store/record-rows.js';
 import { rowInScope } from './page-builder.js';
+import { labelLang } from './read-request.js';
 import type { ContextEntry, DataItem, ReadResult } from './read-types.js';
 
 /** The time machine's own columns, as Dédalo names them (virtual section dd15). */
@@ -75,7 +77,12 @@ export async function readHistory(
     visible = rows.filter((r) => allowed.has(`${r.section_tipo}\u0000${r.section_id}`));
   }
   const context: ContextEntry[] = [
-    elementContext(ontology, access, ontology.node(sectionTipo)!, { sectionTipo, mode: 'tm', lang }),
+    elementContext(ontology, access, ontology.node(sectionTipo)!, {
+      sectionTipo,
+      mode: 'tm',
+      lang,
+      labelLang: labelLang(ctx),
+    }),
     columnContext(sectionTipo, HISTORY_DATE_TIPO, 'component_date', 'Modification date'),
     columnContext(sectionTipo, HISTORY_USER_TIPO, 'component_select', 'Modified by'),
   ];
@@ -136,7 +143,12 @@ export async function readHistory(
       seenContext.add(tipo);
       if (r.kind !== 'snapshot') {
         context.push(
-          elementContext(ontology, access, node, { sectionTipo: r.section_tipo, mode: 'tm', lang }),
+          elementContext(ontology, access, node, {
+            sectionTipo: r.section_tipo,
+            mode: 'tm',
+            lang,
+            labelLang: labelLang(ctx),
+          }),
         );
       }
     }

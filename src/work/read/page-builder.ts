@@ -40,6 +40,8 @@ export interface PageOptions {
   mode: string;
   /** The data language. */
   lang: string;
+  /** The language of labels (the session's application language); the data language if absent. */
+  labelLang?: string;
 }
 
 type Locator = { section_tipo?: unknown; section_id?: unknown; [k: string]: unknown };
@@ -162,7 +164,7 @@ export class PageBuilder {
           this.ontology,
           this.access,
           { ...ddo, section_tipo: sectionTipo },
-          { mode: ddoMode, lang },
+          { mode: ddoMode, lang, ...(this.options.labelLang ? { labelLang: this.options.labelLang } : {}) },
         ),
       );
       const relation = isComponentModel(node.model) && COMPONENT_MODELS[node.model].relation;
@@ -295,6 +297,6 @@ export class PageBuilder {
   }
 
   labelFor(node: OntologyNode): string {
-    return labelOf(node, this.options.lang);
+    return labelOf(node, this.options.labelLang ?? this.options.lang);
   }
 }

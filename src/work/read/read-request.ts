@@ -43,6 +43,11 @@ export function sessionLang(ctx: ActionContext): string {
   return ctx.session?.dataLang ?? DEFAULT_LANG;
 }
 
+/** The session's application language: the language of labels (the menu's, fields', sections'). */
+export function labelLang(ctx: ActionContext): string {
+  return ctx.session?.applicationLang ?? DEFAULT_LANG;
+}
+
 /** A language of the allowlist (`lg-nolan` included), or a 400 naming the field. */
 export function allowedLang(ctx: ActionContext, value: string | undefined, path: string): string | undefined {
   if (value === undefined) return undefined;

@@ -5,6 +5,7 @@
  * are fixed per page: the search, one read per section of the page, one per portal target
  * section and one per value list.
  */
+
 import type { UserAccess } from '../auth/permissions.js';
 import { defaultDdoMap, elementContext } from '../context/element-context.js';
 import type { ActionContext } from '../dispatch/action-registry.js';
@@ -13,6 +14,7 @@ import { scopeFor } from '../search/search-scope.js';
 import type { Sqo } from '../search/sqo-types.js';
 import { readRecords } from '../store/record-rows.js';
 import { PageBuilder } from './page-builder.js';
+import { labelLang } from './read-request.js';
 import type { DataItem, Ddo, ReadResult } from './read-types.js';
 
 export interface SectionReadRequest {
@@ -32,13 +34,14 @@ export async function readSection(
   const { ontology, db } = ctx;
   const { sqo, mode, lang } = request;
   const found = await searchRecords(db, ontology, sqo, scopeFor(ontology, access));
-  const page = new PageBuilder(db, ontology, access, { mode, lang });
+  const page = new PageBuilder(db, ontology, access, { mode, lang, labelLang: labelLang(ctx) });
   const sectionNode = ontology.node(request.sectionTipo)!;
   page.addContext(
     elementContext(ontology, access, sectionNode, {
       sectionTipo: request.sectionTipo,
       mode,
       lang,
+      labelLang: labelLang(ctx),
       ...(request.sectionId !== undefined ? { sectionId: request.sectionId } : {}),
     }),
   );

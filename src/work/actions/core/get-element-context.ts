@@ -11,7 +11,7 @@ import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { isAreaModel } from '../../ontology/component-models.js';
 import { TIPO_PATTERN } from '../../ontology/ontology-schema.js';
-import { allowedLang, MODES, sessionLang } from '../../read/read-request.js';
+import { allowedLang, labelLang, MODES, sessionLang } from '../../read/read-request.js';
 import { objectField, optionalString } from '../rqo-fields.js';
 import { callerAccess } from './record-access.js';
 
@@ -49,6 +49,7 @@ export const getElementContextAction: ActionDefinition = {
           sectionTipo,
           mode,
           lang: lang === 'lg-nolan' ? sessionLang(ctx) : lang,
+          labelLang: labelLang(ctx),
         }),
       ],
     };

@@ -10,7 +10,7 @@ import { elementContext, isSearchable } from '../../context/element-context.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { isGrouperModel } from '../../ontology/component-models.js';
-import { sessionLang } from '../../read/read-request.js';
+import { labelLang, sessionLang } from '../../read/read-request.js';
 import type { ContextEntry } from '../../read/read-types.js';
 import { objectField, optionalString } from '../rqo-fields.js';
 import { callerAccess, requireSection } from './record-access.js';
@@ -65,6 +65,7 @@ export const getSectionElementsContextAction: ActionDefinition = {
               sectionTipo: section.tipo,
               mode: 'search',
               lang,
+              labelLang: labelLang(ctx),
             }),
           );
         }
@@ -73,6 +74,7 @@ export const getSectionElementsContextAction: ActionDefinition = {
             sectionTipo: section.tipo,
             mode: 'search',
             lang,
+            labelLang: labelLang(ctx),
             parent: section.tipo,
           }),
         );

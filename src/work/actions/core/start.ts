@@ -12,6 +12,7 @@
  */
 
 import { assertCan, PermissionDenied, type UserAccess } from '../../auth/permissions.js';
+import { userNames } from '../../auth/user-names.js';
 import { DEFAULT_LANG, elementContext, elementType, labelOf } from '../../context/element-context.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
@@ -264,6 +265,8 @@ export const startAction: ActionDefinition = {
     };
     const target = pageTarget(searchObj, ctx);
     const access = await ctx.permissions.forUser(session.userId);
+    // Who is logged in, for the client's header.
+    const names = await userNames(ctx.db, session.userId);
     assertCanOpen(access, target, ontology);
     const menu = withMenu ? menuContext(ontology, langs, access) : undefined;
     const context = [...(menu ? [menu] : []), pageContext(target, ontology, langs, access)];
@@ -279,6 +282,8 @@ export const startAction: ActionDefinition = {
           is_global_admin: access.globalAdmin,
           is_root: session.userId === -1,
           user_id: session.userId,
+          username: names.username,
+          full_username: names.full_username,
           csrf_token: session.csrfToken,
           dedalo_application_lang: langs.application,
           dedalo_data_lang: langs.data,
