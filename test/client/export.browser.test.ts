@@ -90,7 +90,7 @@ describe.runIf(haveChromium)('the Export menu of a section list', () => {
         'Exporta',
         'CSV per a full de càlcul (etiquetes i valors)',
         'CSV de Dédalo (per tornar a importar)',
-        'section_id,Code,Title',
+        'section_id,Codi,Títol',
       ],
     ] as const) {
       await s.server.db.query('UPDATE sessions SET application_lang = $1, data_lang = $1', [code]);
