@@ -64,6 +64,9 @@ function discard(conn: PoolClient, err: unknown): void {
   conn.release(err instanceof Error ? err : new Error(String(err)));
 }
 
+/** Clients that already carry the error listener of `connect`. */
+const guarded = new WeakSet<PoolClient>();
+
 export class PgClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
@@ -101,8 +104,23 @@ export class PgClient implements SqlClient {
     ];
   }
 
-  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
+  /**
+   * A connection from the pool. While a client is checked out the pool no longer listens for its
+   * errors: a socket reset then (the database killed mid-query) would be emitted with nobody
+   * listening and crash the process. The query's own promise already rejects, so the event is
+   * only swallowed here, once per client.
+   */
+  private async connect(): Promise<PoolClient> {
     const conn = (await this.pool.connect()) as PoolClient;
+    if (!guarded.has(conn)) {
+      guarded.add(conn);
+      conn.on('error', () => {});
+    }
+    return conn;
+  }
+
+  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<T>> {
+    const conn = await this.connect();
     let result: pg.QueryResult<T>;
     try {
       result = await conn.query<T>(sql, params as unknown[]);
@@ -116,7 +134,7 @@ export class PgClient implements SqlClient {
   }
 
   async transaction<R>(fn: (tx: SqlQueryable) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
-    const conn = (await this.pool.connect()) as PoolClient;
+    const conn = await this.connect();
     const queryTimeout = options.unlimited ? UNLIMITED_MS : undefined;
     const run = <T extends object>(sql: string, params: readonly unknown[] = []) =>
       queryTimeout === undefined
