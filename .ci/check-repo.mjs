@@ -9,6 +9,8 @@
  *   any `data/work/` or `data/publication/`);
  * - a tracked symbolic link (a link to a machine's folder, such as a worktree's node_modules,
  *   replaces what is installed there when it is checked out);
+ * - a package in package-lock.json whose `engines.node` refuses the Node running the check (the
+ *   project's Node, 20.x on its machines): npm would warn EBADENGINE at install;
  * - a NOTICE.md that does not list the production dependency tree of package-lock.json (and the
  *   packages the web client bundles): run `npm run notice`.
  * Every tracked text file is read, this one included; only the lockfile is skipped.
@@ -18,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 import { lockPackages } from './deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,6 +67,21 @@ for (const line of execFileSync('git', ['ls-files', '--cached', '-s', '-z'], {
   const [mode, , , ...name] = line.split(/\s+/);
   if (mode === '120000')
     problem(name.join(' '), 0, 'a tracked symbolic link: remove it from the index (git rm --cached)');
+}
+// Every installed package accepts the Node that runs the project.
+{
+  const node = process.versions.node;
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  for (const [path, info] of Object.entries(lock.packages ?? {})) {
+    const wanted = info.engines?.node;
+    if (path === '' || typeof wanted !== 'string') continue;
+    if (!semver.satisfies(node, wanted))
+      problem(
+        'package-lock.json',
+        0,
+        `${path.replace(/^.*node_modules\//, '')}@${info.version} needs Node ${wanted}, not ${node} (EBADENGINE)`,
+      );
+  }
 }
 const shipped = new Set(files.map((f) => f.split('/').pop()));
 
