@@ -168,9 +168,17 @@ describe.each(workEngineCases())("Dédalo's core TLD dd replacing the default on
     expect(section).toMatchObject({ label: 'Forms of address', permissions: 3 });
     const list = ok(await root.post(listRead(UNSEEN_LIST)));
     expect(valuesOf(list, UNSEEN_LIST_VALUE, id)).toEqual(['Doctora']);
-    // The Spanish label of the section, Spanish first as Dédalo writes it.
-    const spa = ok(await root.post(listRead(UNSEEN_LIST, 'lg-spa')));
-    expect(spa.body.data.context.find((c: Item) => c.tipo === UNSEEN_LIST).label).toBe('Tratamientos');
+    // The Spanish label of the section (Spanish first, as Dédalo writes it) for a user whose
+    // interface is in Spanish: labels follow the application language.
+    const changeLang = (lang: string) =>
+      root.post({ dd_api: 'dd_utils_api', action: 'change_lang', options: { svc_application_lang: lang } });
+    ok(await changeLang('lg-spa'));
+    try {
+      const spa = ok(await root.post(listRead(UNSEEN_LIST)));
+      expect(spa.body.data.context.find((c: Item) => c.tipo === UNSEEN_LIST).label).toBe('Tratamientos');
+    } finally {
+      ok(await changeLang('lg-eng'));
+    }
 
     for (const tools of ['dd1324', 'dd655']) {
       const record = Number(
