@@ -18,6 +18,7 @@ import type { MatrixTable } from '../store/matrix-tables.js';
 import { checkedColumn, checkedTable, readRecords } from '../store/record-rows.js';
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { defaultOntologySource } from './default-ontology.js';
+import { insertOntologyRows } from './insert-ontology-rows.js';
 import { loadOntology, type Ontology, OntologyError } from './load-ontology.js';
 import {
   mirrorMain,
@@ -312,16 +313,7 @@ async function ensureIn(tx: SqlQueryable, source: OntologySeed): Promise<void> {
         defaultTld.tld,
         defaultTld.name,
       ]);
-      await tx.query(
-        `INSERT INTO dd_ontology
-           (tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model)
-         SELECT tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model
-         FROM jsonb_to_recordset($1::text::jsonb) AS r(tipo text, parent text, term jsonb, model text,
-           order_number integer, relations jsonb, tld text, properties jsonb, is_translatable boolean,
-           is_model boolean)
-         ON CONFLICT (tipo) DO NOTHING`,
-        [JSON.stringify(own)],
-      );
+      await insertOntologyRows(tx, own, 'keep');
     }
   }
   await mirrorMain(tx);

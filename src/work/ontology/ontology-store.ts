@@ -17,6 +17,7 @@ import { isMatrixTable } from '../store/matrix-tables.js';
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { COMPONENT_MODELS, isComponentModel } from './component-models.js';
 import { defaultOntologySource } from './default-ontology.js';
+import { insertOntologyRows } from './insert-ontology-rows.js';
 import { isImplementedModel, loadOntology, type Ontology, OntologyError } from './load-ontology.js';
 import { type OntologyNode, type OntologySeed, tldOf } from './ontology-schema.js';
 
@@ -94,15 +95,7 @@ export async function installDefaultOntology(
        ON CONFLICT (code) DO NOTHING`,
       [JSON.stringify(source.languages.map((l, i) => ({ ...l, order_number: i + 1 })))],
     );
-    await tx.query(
-      `INSERT INTO dd_ontology
-         (tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model)
-       SELECT tipo, parent, term, model, order_number, relations, tld, properties, is_translatable, is_model
-       FROM jsonb_to_recordset($1::text::jsonb) AS r(tipo text, parent text, term jsonb, model text,
-         order_number integer, relations jsonb, tld text, properties jsonb, is_translatable boolean,
-         is_model boolean)`,
-      [JSON.stringify(ontologyRows(source))],
-    );
+    await insertOntologyRows(tx, ontologyRows(source), 'error');
     return true;
   });
 }

@@ -14,6 +14,7 @@
 import { basename } from 'node:path';
 import { logActivity } from '../../store/activity.js';
 import type { SqlClient, SqlQueryable } from '../../store/sql-client.js';
+import { insertOntologyRows } from '../insert-ontology-rows.js';
 import { OntologyError } from '../load-ontology.js';
 import { mirrorTld, ONTOLOGY_WRITE_LOCK_KEY } from '../ontology-records.js';
 import { tldOf } from '../ontology-schema.js';
@@ -94,11 +95,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const ROW_COLUMNS = `tipo, parent, term, model, order_number, relations, tld, properties, model_tipo, is_model, is_translatable`;
-const RECORDSET = `jsonb_to_recordset($1::text::jsonb) AS r(tipo text, parent text, term jsonb, model text,
-  order_number integer, relations jsonb, tld text, properties jsonb, model_tipo text, is_model boolean,
-  is_translatable boolean)`;
-
 async function storedTldRows(tx: SqlQueryable, tld: string): Promise<Map<string, TldRow>> {
   const { rows } = await tx.query<{ row: TldRow }>(
     `SELECT jsonb_build_object('tipo', tipo, 'parent', parent, 'term', term, 'model', model,
@@ -130,25 +126,8 @@ export async function writeTld(tx: SqlQueryable, w: TldWrite): Promise<number> {
   if (w.removed.length > 0) {
     await tx.query('DELETE FROM dd_ontology WHERE tld = $1 AND tipo = ANY($2::text[])', [w.tld, w.removed]);
   }
-  if (w.upsert.length > 0) {
-    await tx.query(
-      `INSERT INTO dd_ontology (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM ${RECORDSET}
-       ON CONFLICT (tipo) DO UPDATE SET parent = EXCLUDED.parent, term = EXCLUDED.term,
-         model = EXCLUDED.model, order_number = EXCLUDED.order_number, relations = EXCLUDED.relations,
-         tld = EXCLUDED.tld, properties = EXCLUDED.properties, model_tipo = EXCLUDED.model_tipo,
-         is_model = EXCLUDED.is_model, is_translatable = EXCLUDED.is_translatable`,
-      [JSON.stringify(w.upsert)],
-    );
-  }
-  let modelNodes = 0;
-  if (w.modelRows.length > 0) {
-    const { rowCount } = await tx.query(
-      `INSERT INTO dd_ontology (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM ${RECORDSET}
-       ON CONFLICT (tipo) DO NOTHING`,
-      [JSON.stringify(w.modelRows)],
-    );
-    modelNodes = rowCount;
-  }
+  await insertOntologyRows(tx, w.upsert, 'replace');
+  const modelNodes = await insertOntologyRows(tx, w.modelRows, 'keep');
   await tx.query(
     `INSERT INTO main_dd (tld, name, source) VALUES ($1, $2, $3)
      ON CONFLICT (tld) DO UPDATE SET name = EXCLUDED.name, source = EXCLUDED.source
