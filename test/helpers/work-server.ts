@@ -165,6 +165,36 @@ export function instancesBrowser() {
   };
 }
 
+/** Two servers on one new PostgreSQL database, as behind a load balancer. */
+export interface TwoInstances {
+  fresh: FreshDatabase;
+  a: RunningWorkServer;
+  b: RunningWorkServer;
+  close(): Promise<void>;
+}
+
+export async function startTwoInstances(postgres: WorkEngineCase): Promise<TwoInstances> {
+  const fresh = await postgres.freshDatabase();
+  const config = loadWorkConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
+    ...fresh.env,
+  });
+  const a = await startWorkServer(config);
+  const b = await startWorkServer(config);
+  return {
+    fresh,
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await fresh.dispose();
+    },
+  };
+}
+
 /** A new browser of `work` logged in as root (the login must answer 200). */
 export async function rootBrowser(work: WorkServerHandle): Promise<WorkBrowser> {
   const root = work.browser();

@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapDatabase } from '../../src/work/bootstrap/bootstrap-database.js';
-import { loadWorkConfig } from '../../src/work/config.js';
 import { COMPONENT_MODELS } from '../../src/work/ontology/component-models.js';
 import { defaultOntologySource } from '../../src/work/ontology/default-ontology.js';
 import { mirrorTld } from '../../src/work/ontology/ontology-records.js';
@@ -17,7 +16,7 @@ import {
   loadStoredOntology,
   readOntologyVersion,
 } from '../../src/work/ontology/ontology-store.js';
-import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
+import type { RunningWorkServer } from '../../src/work/server.js';
 import { migrateSchema } from '../../src/work/store/migrate-schema.js';
 import { MIGRATIONS } from '../../src/work/store/migrations.js';
 import type { FreshDatabase } from '../helpers/work-engines.js';
@@ -27,7 +26,9 @@ import {
   instancesBrowser,
   rootBrowser,
   startTestWorkServer,
+  startTwoInstances,
   TEST_ROOT_PASSWORD,
+  type TwoInstances,
   type WorkAnswer,
   type WorkBrowser,
   type WorkServerHandle,
@@ -480,24 +481,15 @@ describe.each(workEngineCases())('the ontology edited as records ($engine)', (en
 const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
 
 describe.skipIf(postgres.length === 0)('an ontology edit seen by a second instance', () => {
-  let fresh: FreshDatabase;
+  let two: TwoInstances;
   let a: RunningWorkServer;
   let b: RunningWorkServer;
   beforeAll(async () => {
-    fresh = await postgres[0]!.freshDatabase();
-    const config = loadWorkConfig({
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
-      ...fresh.env,
-    });
-    a = await startWorkServer(config);
-    b = await startWorkServer(config);
+    two = await startTwoInstances(postgres[0]!);
+    ({ a, b } = two);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fresh?.dispose();
+    await two?.close();
   });
 
   it('serves a label change and a new section on the next request of the other instance', async () => {

@@ -7,30 +7,26 @@
  * is one process's database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadWorkConfig } from '../../src/work/config.js';
-import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
-import type { FreshDatabase } from '../helpers/work-engines.js';
+import type { RunningWorkServer } from '../../src/work/server.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser } from '../helpers/work-permissions.js';
-import { instancesBrowser, TEST_ROOT_PASSWORD } from '../helpers/work-server.js';
+import {
+  instancesBrowser,
+  startTwoInstances,
+  TEST_ROOT_PASSWORD,
+  type TwoInstances,
+} from '../helpers/work-server.js';
 
 const postgres = workEngineCases().filter((c) => c.engine === 'postgres');
 
 describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database', () => {
-  let fresh: FreshDatabase;
+  let two: TwoInstances;
   let a: RunningWorkServer;
   let b: RunningWorkServer;
 
   beforeAll(async () => {
-    fresh = await postgres[0]!.freshDatabase();
-    const config = loadWorkConfig({
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      DEDALO_ROOT_PASSWORD: TEST_ROOT_PASSWORD,
-      ...fresh.env,
-    });
-    a = await startWorkServer(config);
-    b = await startWorkServer(config);
+    two = await startTwoInstances(postgres[0]!);
+    ({ a, b } = two);
     await insertLoginUser(a.db, 5, {
       username: 'cata',
       password: 'cataloguer password',
@@ -39,9 +35,7 @@ describe.skipIf(postgres.length === 0)('two instances on one PostgreSQL database
     });
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fresh?.dispose();
+    await two?.close();
   });
 
   it('shares sessions, records and permission changes', async () => {
