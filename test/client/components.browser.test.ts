@@ -291,6 +291,12 @@ describe.runIf(haveChromium)('component elements', () => {
       [{ action: 'set_data', value: [yes, no] }],
       [{ action: 'set_data', value: [yes] }],
     ]);
+    // A list without records yet says so.
+    await mount('component-check-box', ctx('mus9', 'component_check_box', 'Materials'), {
+      ...item('mus9', []),
+      datalist: [],
+    });
+    await page.getByText('Its list of values has no options yet.').waitFor();
   });
 
   it('date range (date_mode range): from and to saved as {start, end}; an end before the start is refused', async () => {

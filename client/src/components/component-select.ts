@@ -91,6 +91,8 @@ export class ComponentCheckBox extends ComponentSelect {
 
   override render() {
     const chosen = this.chosen;
+    // A value list with no records yet: say so, instead of an empty field.
+    if (this.options.length === 0) return this.frame(html`<p class="muted">${t('noOptions')}</p>`);
     return this.frame(
       html`<div role="group" aria-labelledby="${this.uid}-label" class="row">
         ${this.options.map(

@@ -206,6 +206,7 @@ export default {
   searchFailed: 'No s’ha pogut cercar.',
   linkedNotRead: 'No s’han pogut llegir els registres enllaçats.',
   createdAndLinked: 'S’ha creat i enllaçat el registre nou {{id}}.',
+  noOptions: 'La seva llista de valors encara no té opcions.',
   noneLinked: 'Cap d’enllaçat.',
   moveUp: 'Puja {{text}}',
   moveDown: 'Baixa {{text}}',

@@ -201,6 +201,7 @@ export default {
   searchFailed: 'The search failed.',
   linkedNotRead: 'The linked records could not be read.',
   createdAndLinked: 'New record {{id}} created and linked.',
+  noOptions: 'Its list of values has no options yet.',
   noneLinked: 'None linked.',
   moveUp: 'Move {{text}} up',
   moveDown: 'Move {{text}} down',

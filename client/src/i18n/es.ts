@@ -207,6 +207,7 @@ export default {
   searchFailed: 'No se ha podido buscar.',
   linkedNotRead: 'No se han podido leer los registros enlazados.',
   createdAndLinked: 'Nuevo registro {{id}} creado y enlazado.',
+  noOptions: 'Su lista de valores aún no tiene opciones.',
   noneLinked: 'Ninguno enlazado.',
   moveUp: 'Subir {{text}}',
   moveDown: 'Bajar {{text}}',
