@@ -92,6 +92,25 @@ describe.runIf(haveChromium)('transcription editor', () => {
     expect((await changes()).at(-1)).toMatch(/\[page-n-1\]/);
   });
 
+  it('a timecode inserted before the caret was ever in a text ending in a chip goes at its end, not on a new line', async () => {
+    // The counterexample fast-check found (seed -585601916 of saving.browser.test.ts): with no
+    // caret yet, the tag was appended after the placeholder <br> behind the last chip and saved
+    // after a "\n".
+    await mount('Antes [TC_00:00:01.000_TC]');
+    await page.getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill('0:11');
+    await page.getByRole('button', { name: 'Insert timecode' }).click();
+    expect((await changes()).at(-1)).toBe('Antes [TC_00:00:01.000_TC][TC_00:00:11.000_TC]');
+  });
+
+  it('a timecode inserted after a click at the far end of a line ending in a chip stays on that line', async () => {
+    const box = await mount('Antes [TC_00:00:01.000_TC]');
+    const b = (await box.boundingBox())!;
+    await page.mouse.click(b.x + b.width - 12, b.y + 14);
+    await page.getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill('0:11');
+    await page.getByRole('button', { name: 'Insert timecode' }).click();
+    expect((await changes()).at(-1)).toBe('Antes [TC_00:00:01.000_TC][TC_00:00:11.000_TC]');
+  });
+
   it('rich-text markup is a chip too, written back verbatim', async () => {
     const box = await mount('<p>Uno <strong>dos</strong></p>');
     expect(

@@ -51,6 +51,23 @@ export function serializeEditor(root: Node): string {
   return out;
 }
 
+/**
+ * A caret just after the placeholder <br> that ends a line (its parent's last child, never saved)
+ * is moved before it: that <br> is no line break, and something put after it would start one.
+ */
+export function beforePlaceholder(range: Range): Range {
+  if (!range.collapsed) return range;
+  const node = range.startContainer;
+  const offset = range.startOffset;
+  if (node.nodeType === Node.TEXT_NODE || offset === 0 || offset !== node.childNodes.length) return range;
+  const last = node.childNodes[offset - 1];
+  if (!(last instanceof HTMLBRElement)) return range;
+  const r = range.cloneRange();
+  r.setStartBefore(last);
+  r.collapse(true);
+  return r;
+}
+
 export class DdTranscriptionEditor extends LitElement {
   static override styles = [
     baseStyles,
@@ -389,10 +406,14 @@ export class DdTranscriptionEditor extends LitElement {
           ? this.outOfChips(this.lastRange)
           : undefined;
     if (range) {
-      range.deleteContents();
-      range.insertNode(chip);
+      const r = beforePlaceholder(range);
+      r.deleteContents();
+      r.insertNode(chip);
     } else {
-      this.surface.append(chip);
+      // At the end of the text: before the browser's placeholder <br>, which is no line break
+      // (after it, the tag would be saved on a new line).
+      const tail = this.surface.lastChild;
+      this.surface.insertBefore(chip, tail instanceof HTMLBRElement ? tail : null);
     }
     this.ensureTail();
     // The caret after the new chip (the next tag or typing goes after it).
