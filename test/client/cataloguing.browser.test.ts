@@ -492,7 +492,7 @@ for (const engine of workEngineCases()) {
         });
         await page.getByRole('button', { name: 'Publish', exact: true }).click();
         // A new interview is not marked publishable (oh32): publishing it removes its rows.
-        await page.getByText('Published to test: 0 published, 1 removed.').waitFor();
+        await page.getByText('Published to test: 0 records published, 1 removed.').waitFor();
         expect(sent.at(-1)).toMatchObject({
           dd_api: 'dd_diffusion_api',
           action: 'diffuse',

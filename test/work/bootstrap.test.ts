@@ -78,6 +78,15 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     expect(level(cataloguer, 'dd100', 'dd100')).toBe(1);
     expect(level(cataloguer, 'dd88', 'dd88')).toBe(0);
     expect(level(cataloguer, 'dd128', 'dd132')).toBe(0);
+    // Read on the lists its fields point into: Publishable (dd64) and Projects (dd153).
+    for (const [section, tipo] of [
+      ['dd64', 'dd64'],
+      ['dd64', 'dd62'],
+      ['dd153', 'dd153'],
+      ['dd153', 'dd156'],
+    ])
+      expect(level(cataloguer, section!, tipo!)).toBe(1);
+    expect(level(cataloguer, 'dd234', 'dd774')).toBe(0);
 
     const yesNo = await rows(db, 'matrix');
     expect(yesNo.map((r) => [r.section_tipo, r.section_id, r.string.dd62?.[0]?.value])).toEqual([
@@ -98,6 +107,60 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     expect(await rows(again, 'matrix_profiles')).toEqual(profiles);
     expect(await rows(again, 'matrix_projects')).toEqual(projects);
     expect(await readCounter(again, 'dd234')).toBe(2);
+  });
+
+  it('an existing install: the untouched default Cataloguer gets read on its lists at the next start, an edited one never', async () => {
+    const LISTS = new Set(['dd64', 'dd153']);
+    /** The profile as the first release made it: no item on the value lists. */
+    const asFirstRelease = (db: SqlQueryable) =>
+      db.query(
+        `UPDATE matrix_profiles SET misc = jsonb_set(misc, '{dd774}', (
+           SELECT jsonb_agg(i) FROM jsonb_array_elements(misc->'dd774') i
+           WHERE NOT (i->>'section_tipo' = ANY($1))))
+         WHERE section_tipo = 'dd234' AND section_id = 2`,
+        [[...LISTS]],
+      );
+    const cataloguer = async (db: SqlQueryable) =>
+      (await rows(db, 'matrix_profiles')).find((p) => p.section_id === 2)!;
+
+    fresh = await freshDatabase();
+    const db = await fresh.open();
+    await bootstrapDatabase(db, ontology, { rootPassword: 'pw' });
+    await asFirstRelease(db);
+    expect(level(await cataloguer(db), 'dd64', 'dd64')).toBe(0);
+    const admin = (await rows(db, 'matrix_profiles')).find((p) => p.section_id === 1)!;
+
+    const next = await bootstrapDatabase(db, ontology, { rootPassword: 'pw' });
+    expect(next.cataloguerTopUp).toBe(4);
+    const topped = await cataloguer(db);
+    for (const [section, tipo] of [
+      ['dd64', 'dd64'],
+      ['dd64', 'dd62'],
+      ['dd153', 'dd153'],
+      ['dd153', 'dd156'],
+    ])
+      expect(level(topped, section!, tipo!)).toBe(1);
+    // Nothing else moved: its other levels, the Admin profile.
+    expect(level(topped, 'oh1', 'oh1')).toBe(2);
+    expect(level(topped, 'dd128', 'dd128')).toBe(0);
+    expect((await rows(db, 'matrix_profiles')).find((p) => p.section_id === 1)).toEqual(admin);
+    // Written as any save is: a history row and an activity row.
+    const history = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM matrix_time_machine WHERE section_tipo = 'dd234' AND section_id = 2 AND tipo = 'dd774'`,
+    );
+    expect(history.rows[0]!.n).toBe(1);
+    const activity = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM matrix_activity WHERE string->'dd546'->0->>'value' = 'dd774'`,
+    );
+    expect(activity.rows[0]!.n).toBe(1);
+    // Again: nothing to add.
+    expect((await bootstrapDatabase(db, ontology, { rootPassword: 'pw' })).cataloguerTopUp).toBeUndefined();
+
+    // An administrator took the reads away (the profile has history now): never widened again.
+    await asFirstRelease(db);
+    expect((await bootstrapDatabase(db, ontology, { rootPassword: 'pw' })).cataloguerTopUp).toBeUndefined();
+    expect(level(await cataloguer(db), 'dd64', 'dd64')).toBe(0);
+    await db.close();
   });
 
   it('generates a root password when none is configured, and it verifies', async () => {

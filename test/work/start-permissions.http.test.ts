@@ -73,9 +73,11 @@ describe.each(workEngineCases())('start with permissions ($engine)', (engine) =>
     const cata = await as('cata', 'cataloguer password');
     const cataMenu = menuTipos(await cata.post(start({ search_obj: { t: 'oh1' }, menu: true })));
     expect(cataMenu).toEqual(expect.arrayContaining(['oh9000', 'oh1', 'rsc9000', 'rsc197', 'dd100', 'ts1']));
-    for (const hidden of ['dd88', 'dd207', 'dd128', 'dd234', 'dd153', 'dd542']) {
+    for (const hidden of ['dd88', 'dd128', 'dd234', 'dd542']) {
       expect(cataMenu).not.toContain(hidden);
     }
+    // The value lists its fields use are readable (project names, Yes/No): under Administration.
+    expect(cataMenu).toEqual(expect.arrayContaining(['dd207', 'dd153', 'dd64']));
 
     const root = await as('root', TEST_ROOT_PASSWORD);
     const rootMenu = menuTipos(await root.post(start({ search_obj: { t: 'dd88' }, menu: true })));

@@ -18,7 +18,7 @@ import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
 import { bcp47Of, langName } from './lang-names.js';
-import { canPublishSection, publishSummary } from './publish.js';
+import { publishOffer, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
 import { isOntologySection, RECORD_WRITTEN, type Session } from './session.js';
 import { baseStyles } from './styles.js';
@@ -92,12 +92,12 @@ export class DdRecordEdit extends LitElement {
     if (changed.has('section')) this.checkPublishable();
   }
 
-  /** Offers Publish only where the server's publication map takes this section. */
+  /** Offers Publish only where the server's publication map takes this section and the user may publish. */
   private checkPublishable() {
     const section = this.section;
     this.canPublish = false;
-    void canPublishSection(this.session.api, section).then((yes) => {
-      if (this.section === section) this.canPublish = yes;
+    void publishOffer(this.session.api, section).then((offer) => {
+      if (this.section === section) this.canPublish = offer.record;
     });
   }
 

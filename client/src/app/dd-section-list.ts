@@ -20,7 +20,7 @@ import {
 import { ApiError } from '../api/rqo-client.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
-import { canPublishSection, publishSummary } from './publish.js';
+import { publishOffer, publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SqoFilter } from './dd-search-panel.js';
 import { bcp47Of, langName } from './lang-names.js';
@@ -97,8 +97,8 @@ export class DdSectionList extends LitElement {
   private checkPublishable() {
     const section = this.section;
     this.canPublish = false;
-    void canPublishSection(this.session.api, section).then((yes) => {
-      if (this.section === section) this.canPublish = yes;
+    void publishOffer(this.session.api, section).then((offer) => {
+      if (this.section === section) this.canPublish = offer.section;
     });
   }
 

@@ -81,8 +81,8 @@ export default {
   publishedList: 'Published: {{list}}.',
   publishedTo: 'Published to {{target}}.',
   publishedToList: 'Published to {{target}}: {{list}}.',
-  publishedCount_one: '{{count}} published',
-  publishedCount_other: '{{count}} published',
+  publishedCount_one: '{{count}} record published',
+  publishedCount_other: '{{count}} records published',
   removedCount_one: '{{count}} removed',
   removedCount_other: '{{count}} removed',
 

@@ -4,7 +4,9 @@
  * the starting records in one transaction: the yes/no list (dd64 1 = yes, 2 = no), the default
  * project dd153/1, the Admin and Cataloguer profiles, root (dd128/-1) and the counters. Root's
  * existence is the marker, so a restart never recreates a profile an administrator deleted or
- * renamed, and a crash half-way leaves nothing half-made.
+ * renamed, and a crash half-way leaves nothing half-made. On an existing installation, the
+ * default Cataloguer profile, while untouched, gets the rights later releases added to it
+ * (profile-top-up.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../auth/password-hash.js';
@@ -17,6 +19,7 @@ import { migrateSchema } from '../store/migrate-schema.js';
 import { insertRecord, type RecordColumns, type RecordKey, recordExists } from '../store/records.js';
 import type { SqlClient, SqlQueryable } from '../store/sql-client.js';
 import { defaultProfiles } from './default-profiles.js';
+import { topUpCataloguerProfile } from './profile-top-up.js';
 
 export const ROOT_USER_ID = -1;
 export const ROOT_USERNAME = 'root';
@@ -34,6 +37,8 @@ export interface BootstrapReport {
   ontologyInstalled: boolean;
   /** True when this start created root and the starting records. */
   created: boolean;
+  /** Access items this start added to the untouched default Cataloguer profile (existing installs). */
+  cataloguerTopUp?: number;
   /** Set only when created without DEDALO_ROOT_PASSWORD: shown once to the operator, never stored. */
   generatedRootPassword?: string;
 }
@@ -116,7 +121,10 @@ export async function bootstrapDatabase(
   await ensureOntologyRecords(client);
   const ontology = typeof ontologyOrLoader === 'function' ? await ontologyOrLoader(client) : ontologyOrLoader;
   const done = { migrationsApplied: applied, ontologyInstalled };
-  if (await hasRoot(client, ontology)) return { ...done, created: false };
+  if (await hasRoot(client, ontology)) {
+    const added = await topUpCataloguerProfile(client, ontology, new Date());
+    return { ...done, created: false, ...(added.length > 0 ? { cataloguerTopUp: added.length } : {}) };
+  }
 
   // Hash outside the transaction (it takes tens of milliseconds) and only when needed.
   const generated = options.rootPassword === undefined ? randomBytes(18).toString('base64url') : undefined;

@@ -1,8 +1,11 @@
 /**
  * The two profiles a new installation starts with, as security-access (dd774) items computed from
  * the ontology, so a section added to the seed is covered without editing this file.
- * Admin: 3 on everything. Cataloguer: 2 on oral history and resources, 1 on the thesaurus, 0 on
- * maintenance, and nothing (0) on administration: cataloguers do not manage users or profiles.
+ * Admin: 3 on everything (3 on a section also lets a profile publish its records,
+ * auth/publish-rights.ts). Cataloguer: 2 on oral history and resources (edit, not publish), 1 on
+ * the thesaurus, 0 on maintenance, nothing on administration (cataloguers do not manage users or
+ * profiles) except read (1) on the value lists their fields point into (the yes/no list behind
+ * Publishable, the projects behind the project filter), so those fields show names and can be set.
  */
 import { isAreaModel, isComponentModel } from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
@@ -36,11 +39,46 @@ export function accessItemsUnder(ontology: Ontology, rootTipo: string, value: Ac
   return items;
 }
 
+/** Models whose value is chosen from the records of another section (a value list). */
+const VALUE_LIST_MODELS = new Set([
+  'component_select',
+  'component_radio_button',
+  'component_check_box',
+  'component_filter',
+]);
+
+/**
+ * Read (1) on every section that a value-list component under `areas` points into, and on its
+ * components, when that section is not itself under `areas`: what a profile that edits `areas`
+ * needs to show and set those fields (dd64 behind Publishable, dd153 behind Projects).
+ */
+export function valueListReadItems(ontology: Ontology, areas: readonly string[]): AccessItem[] {
+  const inAreas = new Set(areas.flatMap((a) => accessItemsUnder(ontology, a, 0).map((i) => i.section_tipo)));
+  const lists = new Set<string>();
+  for (const section of inAreas) {
+    for (const c of ontology.sectionComponents(section)) {
+      if (!VALUE_LIST_MODELS.has(c.model)) continue;
+      for (const target of c.target_section_tipo ?? []) if (!inAreas.has(target)) lists.add(target);
+    }
+  }
+  return [...lists].sort().flatMap((list) => accessItemsUnder(ontology, list, 1));
+}
+
+const CATALOGUER_AREAS = ['oh9000', 'rsc9000'];
+
 export interface DefaultProfile {
   section_id: number;
   /** dd237 is not translatable: one name, stored as lg-nolan. */
   name: string;
   access: AccessItem[];
+}
+
+/** The default Cataloguer's section id and name (a profile still so named and never saved is "untouched"). */
+export const CATALOGUER_PROFILE = { section_id: 2, name: 'Cataloguer' } as const;
+
+/** The read rights on value lists the Cataloguer gained after its first release (profile-top-up.ts). */
+export function cataloguerListReads(ontology: Ontology): AccessItem[] {
+  return valueListReadItems(ontology, CATALOGUER_AREAS);
 }
 
 export function defaultProfiles(ontology: Ontology): DefaultProfile[] {
@@ -51,13 +89,12 @@ export function defaultProfiles(ontology: Ontology): DefaultProfile[] {
       access: accessItemsUnder(ontology, ontology.rootTipo, 3),
     },
     {
-      section_id: 2,
-      name: 'Cataloguer',
+      ...CATALOGUER_PROFILE,
       access: [
-        ...accessItemsUnder(ontology, 'oh9000', 2),
-        ...accessItemsUnder(ontology, 'rsc9000', 2),
+        ...CATALOGUER_AREAS.flatMap((area) => accessItemsUnder(ontology, area, 2)),
         ...accessItemsUnder(ontology, 'dd100', 1),
         ...accessItemsUnder(ontology, 'dd88', 0),
+        ...valueListReadItems(ontology, CATALOGUER_AREAS),
       ],
     },
   ];

@@ -2,9 +2,9 @@
  * `dd_diffusion_api.diffuse` (the name the stock Dédalo client calls): publishes to a publication
  * target what cataloguers saved (src/publish/).
  *
- * - `options.section_tipo` + `options.section_id`: that record; the caller needs level 2 on the
- *   section and the record in their projects. Rows of a record that is not (or no longer)
- *   publishable are removed.
+ * - `options.section_tipo` + `options.section_id`: that record; the caller needs the publish
+ *   right on the section (auth/publish-rights.ts: level 3) and the record in their projects. Rows
+ *   of a record that is not (or no longer) publishable are removed.
  * - `options.section_tipo` alone: the whole section; global admins only.
  * - `options.target`: a target name from PUBLISH_TARGETS (default PUBLISH_DEFAULT_TARGET).
  *
@@ -18,7 +18,7 @@
 import { TargetUnavailable } from '../../../publish/publish-writer.js';
 import { PublishRequestError } from '../../../publish/run-publish.js';
 import { TargetBusy } from '../../../publish/target-lock.js';
-import { assertGlobalAdmin } from '../../auth/permissions.js';
+import { assertMayPublish } from '../../auth/publish-rights.js';
 import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { assertRecordAccess, callerAccess, requireRecordId, requireSection } from '../core/record-access.js';
@@ -51,10 +51,11 @@ export const diffuseAction: ActionDefinition = {
     const access = await callerAccess(ctx);
     let sectionId: number | undefined;
     if (options.section_id === undefined || options.section_id === null) {
-      assertGlobalAdmin(access);
+      assertMayPublish(access, section.tipo, 'section');
     } else {
       sectionId = requireRecordId(ctx, options.section_id, 'options.section_id');
-      await assertRecordAccess(ctx, access, 'save', { section_tipo: section.tipo, section_id: sectionId });
+      assertMayPublish(access, section.tipo, 'record');
+      await assertRecordAccess(ctx, access, 'read', { section_tipo: section.tipo, section_id: sectionId });
     }
     try {
       const summary = await publisher.publish(
