@@ -10,6 +10,7 @@
  * `fallback: "first"`, Dédalo's default-language fallback) or stays NULL (`"none"`).
  * Untranslatable values are repeated in every language row.
  */
+import { secondsOfTimeCode } from '../common/text/time-code.js';
 import type { Cell, Row, TableDef } from '../demo/dataset.js';
 import type { Ontology } from '../work/ontology/load-ontology.js';
 import { NO_LANG } from '../work/ontology/load-ontology.js';
@@ -88,9 +89,10 @@ function dateText(item: Item | undefined): string | null {
   return `${year}-${pad(start.month)}-${pad(start.day)}`;
 }
 
+/** A number, a numeric string, or a time code (`00:00:12` is 12: a duration typed or read from the file). */
 function numberOf(item: Item | undefined): number | null {
   const v = item?.value;
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  const n = typeof v === 'string' && v.trim() !== '' ? (secondsOfTimeCode(v) ?? Number(v)) : v;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 

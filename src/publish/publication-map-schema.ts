@@ -16,7 +16,8 @@ const tipo = z.string().regex(TIPO_PATTERN, 'must be a tipo such as oh14');
 /**
  * How a component's stored items become one cell:
  * - `text`: the item values of the row's language (joined with " | "), falling back per `fallback`;
- * - `number`: the first value as a number (a numeric string is parsed);
+ * - `number`: the first value as a number (a numeric string is parsed, a time code such as
+ *   `00:00:12` or `01:02:03.500` becomes seconds: durations);
  * - `date`: the start date as YYYY-MM-DD (YYYY-MM / YYYY when only those parts are known);
  * - `media`: the file path of the first media item;
  * - `ids`: a JSON array of the target section_ids (numbers);

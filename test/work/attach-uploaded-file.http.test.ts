@@ -115,6 +115,18 @@ describe.each(workEngineCases())('attach_uploaded_file ($engine)', (engine) => {
     expect(served.headers.get('content-type')).toBe('image/jpeg');
     expect(served.headers.get('content-security-policy')).toContain('sandbox');
     expect(await served.text()).toBe('jpeg bytes');
+    expect(served.headers.get('accept-ranges')).toBe('bytes');
+    // A player seeks by asking for a range of bytes.
+    const part = await fetch(url, { headers: { cookie, range: 'bytes=2-5' } });
+    expect([part.status, part.headers.get('content-range'), await part.text()]).toEqual([
+      206,
+      'bytes 2-5/10',
+      'eg b',
+    ]);
+    const tail = await fetch(url, { headers: { cookie, range: 'bytes=-3' } });
+    expect([tail.status, await tail.text()]).toEqual([206, 'tes']);
+    const past = await fetch(url, { headers: { cookie, range: 'bytes=20-' } });
+    expect([past.status, past.headers.get('content-range')]).toEqual([416, 'bytes */10']);
     const anonymous = await fetch(url);
     expect([anonymous.status, (await anonymous.json()).error.code]).toEqual([401, 'auth.not_logged']);
     const other = await fetch(`${work.server.url}/media/rsc170/${id}/rsc29/other.jpg`, {

@@ -42,6 +42,15 @@ export class DdRecordEdit extends LitElement {
       .col-lang { margin: 0.6rem 0 -0.4rem; font-size: 0.8rem; font-weight: 600; color: var(--muted, #555); text-transform: uppercase; letter-spacing: 0.03em; }
       .fallback { margin: 0.1rem 0 0.4rem; padding: 0.3rem 0.5rem; border-left: 3px solid #b7791f; background: #fdf6e3; font-size: 0.9rem; }
       .fallback .shown { display: block; color: #333; }
+      /* A record with a player and a text (an audiovisual record): the player beside the text from
+         1024 px, kept in view while the text scrolls; under it on narrower screens. */
+      .sheet.with-player { display: grid; grid-template-columns: minmax(16rem, 2fr) 3fr; gap: 0 1.25rem; align-items: start; }
+      .player-col { position: sticky; top: 0.5rem; min-width: 0; }
+      .text-col { min-width: 0; }
+      @media (max-width: 1023px) {
+        .sheet.with-player { grid-template-columns: minmax(0, 1fr); }
+        .player-col { position: static; }
+      }
       .history { margin-top: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
     `,
   ];
@@ -326,7 +335,9 @@ export class DdRecordEdit extends LitElement {
     const short = this.componentContexts().filter((c) => c.model === 'component_input_text');
     for (const c of short.slice(0, 3)) {
       const text = itemText(itemOf(this.store?.items ?? result.data, c.tipo, this.section, this.sectionId));
-      if (text && typeof text === 'string' && !/^\w+ \d+$/.test(text)) return text.slice(0, 80);
+      // Not a time code either (an audiovisual record's duration).
+      if (text && typeof text === 'string' && !/^\w+ \d+$/.test(text) && !/^\d+:\d\d/.test(text))
+        return text.slice(0, 80);
     }
     return '';
   }
@@ -475,6 +486,10 @@ export class DdRecordEdit extends LitElement {
     const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
     const title = this.recordTitle();
     const comps = this.componentContexts();
+    // The player goes beside the text it is transcribed in.
+    const player = comps.some((c) => c.model === 'component_text_area')
+      ? comps.find((c) => c.model === 'component_av')
+      : undefined;
     return html`
       <div class="bar">${back}</div>
       <div class="bar">
@@ -510,8 +525,13 @@ export class DdRecordEdit extends LitElement {
         ${writable ? html`<button type="button" class="danger" @click=${this.confirmDelete}>${t('deleteEllipsis')}</button>` : ''}
         </div>
       </div>
-      <form class="sheet" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
-        ${comps.map((c) => this.renderComponent(c))}
+      <form class="sheet ${player ? 'with-player' : ''}" aria-label="${label} ${this.sectionId}" @submit=${(e: Event) => e.preventDefault()}>
+        ${
+          player
+            ? html`<div class="player-col">${this.renderComponent(player)}</div>
+              <div class="text-col">${comps.filter((c) => c !== player).map((c) => this.renderComponent(c))}</div>`
+            : comps.map((c) => this.renderComponent(c))
+        }
       </form>
       ${
         this.showHistory

@@ -2,13 +2,17 @@
  * component_image and component_av: the attached file (name, size) and an upload with a progress
  * bar; the uploaded file is then attached to this component (`dd_utils_api.attach_uploaded_file`),
  * which stores it and writes the value with its history. Where the server lacks that action the
- * upload control is not offered.
+ * upload control is not offered. An audiovisual field's player is registered for the
+ * transcription of the same record (text/av-players.ts); attaching a file may fill the record's
+ * duration field too (the server reads the running time), which the form then shows.
  */
 
 import { css, html } from 'lit';
 import { t } from '../api/i18n.js';
 import type { ReadResult } from '../api/read-shapes.js';
 import { ApiError } from '../api/rqo-client.js';
+import { RECORD_WRITTEN } from '../app/session.js';
+import { registerPlayer } from '../text/av-players.js';
 import { uploadFile } from '../upload/chunked-upload.js';
 import { ComponentBase } from './component-base.js';
 
@@ -41,6 +45,8 @@ export class ComponentMedia extends ComponentBase {
     css`
       progress { width: 16rem; }
       .preview { display: block; max-width: min(100%, 28rem); max-height: 20rem; border: 1px solid var(--line); }
+      /* The player fills its column (beside the transcription on a wide screen). */
+      video.preview { width: 100%; max-width: 100%; max-height: 60vh; background: #111; }
     `,
   ];
   static override properties = { ...ComponentBase.properties, progress: { state: true } };
@@ -77,6 +83,16 @@ export class ComponentMedia extends ComponentBase {
         },
       });
       this.applyEcho(answer.data);
+      // The record keeps the new value, and the other fields the attach filled (the duration of
+      // an audiovisual file): the form shows them when it draws again.
+      this.store.keep(answer.data.data);
+      this.dispatchEvent(
+        new CustomEvent(RECORD_WRITTEN, {
+          bubbles: true,
+          composed: true,
+          detail: { sectionTipo: this.store.sectionTipo },
+        }),
+      );
       this.status = 'saved';
       input.value = '';
     } catch (err) {
@@ -85,6 +101,22 @@ export class ComponentMedia extends ComponentBase {
     } finally {
       this.progress = undefined;
     }
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    super.updated(changed);
+    if (this.context?.model !== 'component_av' || !this.store) return;
+    registerPlayer(
+      this.store.sectionTipo,
+      this.store.sectionId,
+      this.renderRoot.querySelector('video') ?? undefined,
+    );
+  }
+
+  override disconnectedCallback() {
+    if (this.context?.model === 'component_av' && this.store)
+      registerPlayer(this.store.sectionTipo, this.store.sectionId, undefined);
+    super.disconnectedCallback();
   }
 
   override render() {

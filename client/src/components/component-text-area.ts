@@ -1,6 +1,12 @@
-/** component_text_area: the first value of the slice in the transcription editor; saved on leaving it. */
+/**
+ * component_text_area: the first value of the slice in the transcription editor; saved on leaving
+ * it. A transcription (`properties.tags`) works against the record's player and offers the
+ * interview's informants as speakers.
+ */
 import { html } from 'lit';
+import { playerOf, playersChanged } from '../text/av-players.js';
 import '../text/dd-transcription-editor.js';
+import { type Speaker, speakersOf } from '../text/speakers.js';
 import { ComponentBase } from './component-base.js';
 
 interface TextItem {
@@ -9,6 +15,43 @@ interface TextItem {
 }
 
 export class ComponentTextArea extends ComponentBase {
+  static override properties = { ...ComponentBase.properties, speakers: { state: true } };
+  declare speakers: Speaker[] | undefined;
+  private speakersFor: unknown;
+
+  private get isTranscription(): boolean {
+    return (this.context?.properties as { tags?: unknown } | undefined)?.tags === true;
+  }
+
+  /** A player came or went: the editor shows (or drops) its player tools. */
+  private onPlayers = () => {
+    this.renderRoot
+      .querySelector<HTMLElement & { requestUpdate(): void }>('dd-transcription-editor')
+      ?.requestUpdate();
+  };
+
+  override connectedCallback() {
+    super.connectedCallback();
+    playersChanged.addEventListener('change', this.onPlayers);
+  }
+
+  override disconnectedCallback() {
+    playersChanged.removeEventListener('change', this.onPlayers);
+    super.disconnectedCallback();
+  }
+
+  private player = () => (this.store ? playerOf(this.store.sectionTipo, this.store.sectionId) : undefined);
+
+  /** The informants, read once per record shown. */
+  private loadSpeakers() {
+    if (!this.isTranscription || this.readOnly || this.speakersFor === this.store) return;
+    const store = this.store;
+    this.speakersFor = store;
+    void speakersOf(store.session.api, store.sectionTipo, store.sectionId).then((found) => {
+      if (this.store === store) this.speakers = found;
+    });
+  }
+
   /** What is typed is kept in the tab (a reload or a closed tab keeps it) until it is saved. */
   private drafted(e: CustomEvent<string>) {
     const value = e.detail;
@@ -68,9 +111,11 @@ export class ComponentTextArea extends ComponentBase {
     const entry = (this.entries as TextItem[])[0];
     // Another record (or the same one read again): what it holds.
     if (this.localFor !== this.store) this.local = undefined;
+    this.loadSpeakers();
     return this.frame(
       html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
-        ?readonly=${this.readOnly} @change=${this.changed} @draft=${this.drafted}></dd-transcription-editor>`,
+        ?readonly=${this.readOnly} .player=${this.isTranscription ? this.player : undefined}
+        .speakers=${this.speakers ?? []} @change=${this.changed} @draft=${this.drafted}></dd-transcription-editor>`,
     );
   }
 }

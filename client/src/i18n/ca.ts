@@ -322,4 +322,14 @@ export default {
   exportHint: 'Els registres de la cerca actual, totes les pàgines.',
   exportDedalo: 'CSV de Dédalo (per tornar a importar)',
   exportPlain: 'CSV per a full de càlcul (etiquetes i valors)',
+  // --- transcribe-roles ---
+  playPause: 'Reprodueix / pausa',
+  backSeconds: 'Enrere 5 s',
+  insertPlayerTime: 'Insereix el temps del reproductor',
+  speaker: 'Parlant',
+  insertSpeaker: 'Insereix un parlant…',
+  shortcutsTitle: 'Dreceres de teclat',
+  spaceKey: 'Espai',
+  clickTimecode: 'Clic en un codi de temps',
+  seekThere: 'el reproductor va a aquell moment',
 } satisfies Messages;

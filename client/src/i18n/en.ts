@@ -316,4 +316,14 @@ export default {
   exportHint: 'The records of the current search, every page.',
   exportDedalo: 'Dédalo CSV (to import again)',
   exportPlain: 'Spreadsheet CSV (labels and values)',
+  // --- transcribe-roles ---
+  playPause: 'Play / pause',
+  backSeconds: 'Back 5 s',
+  insertPlayerTime: 'Insert the player’s time',
+  speaker: 'Speaker',
+  insertSpeaker: 'Insert a speaker…',
+  shortcutsTitle: 'Keyboard shortcuts',
+  spaceKey: 'Space',
+  clickTimecode: 'Click a timecode',
+  seekThere: 'the player goes to that time',
 };

@@ -323,4 +323,14 @@ export default {
   exportHint: 'Los registros de la búsqueda actual, todas las páginas.',
   exportDedalo: 'CSV de Dédalo (para volver a importar)',
   exportPlain: 'CSV para hoja de cálculo (etiquetas y valores)',
+  // --- transcribe-roles ---
+  playPause: 'Reproducir / pausa',
+  backSeconds: 'Atrás 5 s',
+  insertPlayerTime: 'Insertar el tiempo del reproductor',
+  speaker: 'Hablante',
+  insertSpeaker: 'Insertar un hablante…',
+  shortcutsTitle: 'Atajos de teclado',
+  spaceKey: 'Espacio',
+  clickTimecode: 'Clic en un código de tiempo',
+  seekThere: 'el reproductor va a ese momento',
 } satisfies Messages;

@@ -11,14 +11,29 @@
  * can leave it there. Typing, Enter and Backspace with the caret in a chip or between elements
  * are done here (text goes into a text node beside the chip), and a tag is inserted beside a
  * chip, never inside it.
+ *
+ * Against the player (`player`: the record's audiovisual player, text/av-players.ts): Esc or
+ * Ctrl+Space play and pause, F2 goes back 5 s, F4 inserts the player's time as a timecode, and a
+ * click on a timecode chip takes the player there. `speakers` (text/speakers.ts) offers the
+ * interview's informants as person tags.
  */
 
 import { css, html, LitElement } from 'lit';
+import type { Tag } from '../../../src/common/text/tag-grammar.js';
 import { t } from '../api/i18n.js';
 import { baseStyles } from '../app/styles.js';
+import { type PlayerAction, playerShortcut, runOnPlayer } from './av-players.js';
+import type { Speaker } from './speakers.js';
 import { pageTag, segmentsOf, timecodeTag } from './transcription-segments.js';
 
 const BLOCKS = new Set(['DIV', 'P']);
+
+/** Where a timecode chip takes the player (a range: its start). */
+function secondsOfTag(tag: Tag): number | undefined {
+  if (tag.kind === 'tc-point') return tag.seconds;
+  if (tag.kind === 'tc-range') return tag.tcIn;
+  return undefined;
+}
 
 /** Reads the editing surface back into the stored text (chips -> their raw tag). */
 export function serializeEditor(root: Node): string {
@@ -83,7 +98,12 @@ export class DdTranscriptionEditor extends LitElement {
       .chip.index { background: #fdf1dc; border-color: #e0b25c; }
       .chip.page { background: #efe7f8; border-color: #a98bd1; }
       .chip.html { background: #f3f5f7; border-color: #c9d1d9; color: var(--muted); font-family: ui-monospace, monospace; }
-      .tools { margin-top: 0.3rem; }
+      .tools { margin-top: 0.3rem; flex-wrap: wrap; }
+      .chip.tc { cursor: pointer; }
+      .keys { flex-basis: 100%; font-size: 0.9rem; }
+      .keys dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; margin: 0.3rem 0 0; }
+      .keys dd { margin: 0; }
+      kbd { font-family: ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 0.25rem; background: var(--wash); }
       .tools input { width: 7rem; }
     `,
   ];
@@ -91,10 +111,16 @@ export class DdTranscriptionEditor extends LitElement {
     value: {},
     label: {},
     readonly: { type: Boolean },
+    player: { attribute: false },
+    speakers: { attribute: false },
   };
   declare value: string;
   declare label: string;
   declare readonly: boolean;
+  /** The record's audiovisual player, when it has one on the page. */
+  declare player: (() => HTMLMediaElement | undefined) | undefined;
+  /** The people who may speak in the text (person tags), when known. */
+  declare speakers: Speaker[];
   private lastRange: Range | undefined;
   private rendered: string | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +130,7 @@ export class DdTranscriptionEditor extends LitElement {
     this.value = '';
     this.label = t('text');
     this.readonly = false;
+    this.speakers = [];
   }
 
   private get surface(): HTMLElement {
@@ -124,7 +151,7 @@ export class DdTranscriptionEditor extends LitElement {
         surface.append(document.createTextNode(seg.text));
         continue;
       }
-      surface.append(this.chip(seg.raw, seg.label, seg.tag.kind));
+      surface.append(this.chip(seg.raw, seg.label, seg.tag.kind, secondsOfTag(seg.tag)));
     }
     this.ensureTail();
     this.rendered = this.value;
@@ -142,7 +169,7 @@ export class DdTranscriptionEditor extends LitElement {
       surface.append(document.createElement('br'));
   }
 
-  private chip(raw: string, label: string, kind: string): HTMLElement {
+  private chip(raw: string, label: string, kind: string, seconds?: number): HTMLElement {
     const chip = document.createElement('span');
     const family = kind.startsWith('tc')
       ? 'tc'
@@ -158,6 +185,7 @@ export class DdTranscriptionEditor extends LitElement {
     chip.setAttribute('aria-label', kind === 'html' ? `markup: ${label}` : `tag: ${label}`);
     chip.title = raw;
     chip.textContent = label;
+    if (seconds !== undefined) chip.dataset.seconds = String(seconds);
     return chip;
   }
 
@@ -282,6 +310,7 @@ export class DdTranscriptionEditor extends LitElement {
    * a last chip, or Ctrl+End) the browser sends no input at all: keys that type are done here.
    */
   private onKeyDown = (e: KeyboardEvent) => {
+    if (!e.isComposing && this.onPlayerKey(e)) return;
     if (this.readonly || e.isComposing) return;
     const sel = this.selection();
     if (!sel || sel.rangeCount === 0) return;
@@ -396,7 +425,7 @@ export class DdTranscriptionEditor extends LitElement {
   insertTag(raw: string) {
     const seg = segmentsOf(raw)[0];
     if (seg?.kind !== 'tag') return;
-    const chip = this.chip(raw, seg.label, seg.tag.kind);
+    const chip = this.chip(raw, seg.label, seg.tag.kind, secondsOfTag(seg.tag));
     const sel = this.selection();
     const live = sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : undefined;
     const range =
@@ -434,6 +463,75 @@ export class DdTranscriptionEditor extends LitElement {
     this.dispatchEvent(new CustomEvent('change', { detail: next, bubbles: true, composed: true }));
   }
 
+  /** A player shortcut (av-players.ts) while typing: done here, and the key goes no further. */
+  private onPlayerKey(e: KeyboardEvent): boolean {
+    const action = playerShortcut(e);
+    const player = this.player?.();
+    if (!action || !player || (action === 'stamp' && this.readonly)) return false;
+    e.preventDefault();
+    this.playerDo(action);
+    return true;
+  }
+
+  private playerDo(action: PlayerAction) {
+    const player = this.player?.();
+    if (!player) return;
+    if (action === 'stamp') {
+      const tag = timecodeTag(String(Math.round(player.currentTime * 1000) / 1000));
+      if (tag) this.insertTag(tag);
+      // Typing goes on after the new chip.
+      const at = this.lastRange;
+      this.surface.focus({ preventScroll: true });
+      if (at) this.placeCaret(at.startContainer, at.startOffset);
+    } else runOnPlayer(player, action);
+  }
+
+  /** A click on a timecode chip takes the player to that time (the caret goes after the chip). */
+  private onChipClick = (e: MouseEvent) => {
+    const chip = this.chipAround(e.target as Node);
+    const seconds = chip?.dataset.seconds;
+    const player = this.player?.();
+    if (seconds === undefined || !player) return;
+    player.currentTime = Number(seconds);
+  };
+
+  private insertSpeaker(e: Event) {
+    const select = e.target as HTMLSelectElement;
+    const speaker = this.speakers.find((s) => String(s.id) === select.value);
+    select.value = '';
+    if (speaker) this.insertTag(speaker.tag);
+  }
+
+  /** The player's buttons, the speakers and the keys, beside the timecode and page tools. */
+  private renderPlayerTools() {
+    const hasPlayer = this.player?.() !== undefined;
+    return html`${
+      hasPlayer
+        ? html`<button type="button" aria-keyshortcuts="Escape Control+Space" @click=${() => this.playerDo('toggle')}>${t('playPause')}</button>
+          <button type="button" aria-keyshortcuts="F2" @click=${() => this.playerDo('back')}>${t('backSeconds')}</button>
+          <button type="button" aria-keyshortcuts="F4" @click=${() => this.playerDo('stamp')}>${t('insertPlayerTime')}</button>`
+        : ''
+    }${
+      this.speakers.length > 0
+        ? html`<label>${t('speaker')}
+          <select @change=${this.insertSpeaker}>
+            <option value="">${t('insertSpeaker')}</option>
+            ${this.speakers.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}
+          </select></label>`
+        : ''
+    }${
+      hasPlayer
+        ? html`<details class="keys"><summary>${t('shortcutsTitle')}</summary>
+          <dl>
+            <dt><kbd>Esc</kbd> / <kbd>Ctrl</kbd>+<kbd>${t('spaceKey')}</kbd></dt><dd>${t('playPause')}</dd>
+            <dt><kbd>F2</kbd></dt><dd>${t('backSeconds')}</dd>
+            <dt><kbd>F4</kbd></dt><dd>${t('insertPlayerTime')}</dd>
+            <dt>${t('clickTimecode')}</dt><dd>${t('seekThere')}</dd>
+          </dl></details>`
+        : ''
+    }`;
+  }
+
   private insertTimecode() {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="tc"]')!;
     const tag = timecodeTag(input.value);
@@ -456,7 +554,7 @@ export class DdTranscriptionEditor extends LitElement {
     return html`<div class="surface" role="textbox" aria-multiline="true" aria-label=${this.label}
         aria-readonly=${this.readonly ? 'true' : 'false'} contenteditable=${this.readonly ? 'false' : 'true'}
         spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.typed}
-        @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
+        @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @click=${this.onChipClick} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
       ${
         this.readonly
           ? ''
@@ -464,6 +562,7 @@ export class DdTranscriptionEditor extends LitElement {
             <input name="tc" aria-label=${t('timecodeToInsert')} placeholder="00:01:30" />
             <button type="button" @click=${this.insertTimecode}>${t('insertTimecode')}</button>
             <button type="button" @click=${this.insertPage}>${t('insertPageBreak')}</button>
+            ${this.renderPlayerTools()}
           </div>`
       }`;
   }

@@ -4,6 +4,7 @@
  * media row with the record's own section_id; and the public URLs of its video and poster, the
  * video one carrying the fragment's window as `vbegin`/`vend` seconds.
  */
+import { secondsOfTimeCode } from '../../common/text/time-code.js';
 import type { Row, TableInfo } from '../db/types.js';
 import type { PublicationContext } from './context.js';
 import { relationIds } from './relation-cells.js';
@@ -24,12 +25,13 @@ export interface AvMedia {
 
 const DURATION_COLUMN = 'duration';
 
+/** A number, a numeric string, or a time code (`00:22:31`, as Dédalo writes durations) in seconds. */
 export function numberOf(value: unknown): number | undefined {
   const n =
     typeof value === 'number'
       ? value
       : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
+        ? (secondsOfTimeCode(value) ?? Number(value))
         : NaN;
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }

@@ -3,7 +3,9 @@
  * staging area to the record's media folder, and the component's value becomes one item
  * `{id, lang: lg-nolan, value: {name, size, key_dir, path}}`, written with its history row and an
  * activity row in one transaction. The move happens first and is undone if the transaction
- * fails, so a refused attach leaves the staged file where it was and the record unchanged.
+ * fails, so a refused attach leaves the staged file where it was and the record unchanged. An
+ * audiovisual file's running time, when its header tells it (uploads/media-duration.ts), is
+ * written to the section's duration field in the same transaction (records/media-duration-field.ts).
  */
 
 import { lstat, mkdir, rename } from 'node:fs/promises';
@@ -21,6 +23,7 @@ import { checkedTable, lastItemId, type MatrixRow, readRecord } from '../store/r
 import type { RecordKey } from '../store/records.js';
 import type { SqlClient } from '../store/sql-client.js';
 import { UPLOAD_DIR_MODE, type UserStaging } from '../uploads/staging.js';
+import { durationItems } from './media-duration-field.js';
 
 export interface MediaValue {
   name: string;
@@ -43,6 +46,11 @@ export interface AttachArgs {
   assertRow: (row: MatrixRow) => void;
   /** The rights ceiling (auth/rights-ceiling.ts), should a user or profile ever hold media. */
   guard?: AccountGuard;
+  /**
+   * The duration field to fill from the file (component_av only; the caller checked the user may
+   * save it): read from the file once moved, written only when the header tells it.
+   */
+  duration?: { spec: ComponentSpec; read: (path: string) => Promise<number | undefined> };
 }
 
 /** `<dataDir>/media/<section_tipo>/<section_id>/<tipo>/<name>`: one folder per record and field. */
@@ -70,6 +78,7 @@ export async function attachStagedFile(
   if (!target.startsWith(mediaRoot + sep)) throw new Error('media path escapes the media folder');
   await mkdir(dirname(target), { recursive: true, mode: UPLOAD_DIR_MODE });
   await rename(source, target);
+  const seconds = args.duration ? await args.duration.read(target) : undefined;
   const table = checkedTable(ontology.tableOf(key.section_tipo) ?? 'matrix');
   try {
     return await db.transaction(async (tx) => {
@@ -101,13 +110,40 @@ export async function attachStagedFile(
         userId,
         now,
       });
+      const d = args.duration?.spec;
+      // Someone typing in the duration field (their live lock) keeps it: the file does not overwrite it.
+      const durationFree =
+        d !== undefined && !(await lockHeldByOther(tx, { ...key, component_tipo: d.tipo }, userId, now));
+      if (seconds !== undefined && d && durationFree) {
+        const durationId = lastItemId(row, d.tipo) + 1;
+        const durationItemsNow = durationItems(ontology, d.tipo, seconds, durationId);
+        const durationVersion = await writeVersionedComponent(tx, {
+          table,
+          key,
+          column: d.column,
+          tipo: d.tipo,
+          items: durationItemsNow,
+          lastId: durationId,
+          lang: NO_LANG,
+          userId,
+          now,
+        });
+        row[d.column] = { ...row[d.column], [d.tipo]: durationItemsNow };
+        row.meta = { ...row.meta, [d.tipo]: durationId };
+        row.versions = { ...row.versions, [d.tipo]: durationVersion };
+      }
       await args.guard?.afterChange(tx, key);
       await logActivity(tx, {
         userId,
         what: 'upload',
         where: spec.tipo,
         when: now,
-        data: { section_tipo: key.section_tipo, section_id: key.section_id, file_name: args.fileName },
+        data: {
+          section_tipo: key.section_tipo,
+          section_id: key.section_id,
+          file_name: args.fileName,
+          ...(seconds !== undefined && d && durationFree ? { [d.tipo]: seconds } : {}),
+        },
       });
       row[spec.column] = { ...row[spec.column], [spec.tipo]: items };
       row.meta = { ...row.meta, [spec.tipo]: id };

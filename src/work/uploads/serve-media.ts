@@ -5,6 +5,7 @@
  * here) and the same checks as a read: read level on (section, component), the record in the
  * caller's projects, and only the file the component holds now. Images, audio and video are sent
  * inline; anything else as a download; every answer is sandboxed (no script can run from it).
+ * A byte range (`Range: bytes=...`) is answered 206 with that part, so a player can seek.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { rowInScope } from '../read/page-builder.js';
 import { mediaPathOf } from '../records/attach-media.js';
 import { checkedTable, componentItems, readRecord } from '../store/record-rows.js';
 import type { SqlClient } from '../store/sql-client.js';
+import { parseByteRange } from './byte-range.js';
 
 /** Types shown in the page; everything else is offered as a download. */
 const INLINE_TYPES: Record<string, string> = {
@@ -94,9 +96,21 @@ export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): 
       const info = await stat(path).catch(() => undefined);
       if (!info?.isFile()) return deps.refuse(reply, 'http.not_found', 'The file is missing on the server');
       const inline = INLINE_TYPES[extname(name).toLowerCase()];
+      const range = parseByteRange(request.headers.range, info.size);
+      if (range === 'unsatisfiable') {
+        return reply
+          .code(416)
+          .header('Content-Range', `bytes */${info.size}`)
+          .header('Accept-Ranges', 'bytes')
+          .send();
+      }
+      if (range) {
+        reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+      }
       return reply
         .type(inline ?? 'application/octet-stream')
-        .header('Content-Length', String(info.size))
+        .header('Accept-Ranges', 'bytes')
+        .header('Content-Length', String(range ? range.end - range.start + 1 : info.size))
         .header('Cache-Control', 'private, no-cache')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', "default-src 'none'; sandbox")
@@ -104,7 +118,9 @@ export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): 
           'Content-Disposition',
           `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
         )
-        .send(createReadStream(path));
+        .send(
+          range ? createReadStream(path, { start: range.start, end: range.end }) : createReadStream(path),
+        );
     },
   );
 }

@@ -4,6 +4,8 @@
  * `options: {section_tipo, section_id, tipo, key_dir, file_name}`. Needs level >= 2 on the
  * component and the record in the caller's projects, like a save; answers the component as a
  * save does (`{context, data}`). Media components cannot be saved directly (save answers 400).
+ * An audiovisual file's running time fills the section's duration field (when the caller may
+ * save it), in the same change; the answer then carries that field's item too.
  */
 import { assertCan, PermissionDenied } from '../../auth/permissions.js';
 import { accountGuard } from '../../auth/rights-ceiling.js';
@@ -12,6 +14,8 @@ import type { ActionDefinition } from '../../dispatch/action-registry.js';
 import { readComponent } from '../../read/component-read.js';
 import { rowInScope } from '../../read/page-builder.js';
 import { attachStagedFile } from '../../records/attach-media.js';
+import { durationComponentOf } from '../../records/media-duration-field.js';
+import { readMediaDuration } from '../../uploads/media-duration.js';
 import { checkKeyDir, safeFileName, UserStaging } from '../../uploads/staging.js';
 import {
   assertWritableSection,
@@ -38,6 +42,12 @@ export const attachUploadedFileAction: ActionDefinition = {
     const access = await callerAccess(ctx);
     assertCan(access, 'save', section.tipo, spec.tipo);
     const key = { section_tipo: section.tipo, section_id: sectionId };
+    const durationTipo = durationComponentOf(ctx.ontology, spec.tipo);
+    const durationNode = durationTipo ? ctx.ontology.node(durationTipo) : undefined;
+    const duration =
+      durationNode && access.can('save', section.tipo, durationNode.tipo)
+        ? { spec: componentSpec(ctx.ontology, durationNode), read: readMediaDuration }
+        : undefined;
     const row = await attachStagedFile(ctx.db, ctx.ontology, {
       key,
       spec,
@@ -52,6 +62,7 @@ export const attachUploadedFileAction: ActionDefinition = {
           throw new PermissionDenied(access.userId, 'project_scope', key.section_tipo);
       },
       guard: accountGuard(ctx.ontology, access),
+      duration,
     });
     const echo = await readComponent(ctx, access, {
       sectionTipo: key.section_tipo,
@@ -61,6 +72,19 @@ export const attachUploadedFileAction: ActionDefinition = {
       lang: 'lg-nolan',
       row,
     });
+    if (duration && row[duration.spec.column]?.[duration.spec.tipo] !== undefined) {
+      const filled = await readComponent(ctx, access, {
+        sectionTipo: key.section_tipo,
+        sectionId: key.section_id,
+        tipo: duration.spec.tipo,
+        mode: 'edit',
+        lang: 'lg-nolan',
+        row,
+      });
+      return {
+        data: { context: [...echo.context, ...filled.context], data: [...echo.data, ...filled.data] },
+      };
+    }
     return { data: echo };
   },
 };
