@@ -329,6 +329,8 @@ export default {
   speaker: 'Parlant',
   insertSpeaker: 'Insereix un parlant…',
   shortcutsTitle: 'Dreceres de teclat',
+  escKey: 'Esc',
+  ctrlKey: 'Ctrl',
   spaceKey: 'Espai',
   clickTimecode: 'Clic en un codi de temps',
   seekThere: 'el reproductor va a aquell moment',

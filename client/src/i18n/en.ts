@@ -323,6 +323,8 @@ export default {
   speaker: 'Speaker',
   insertSpeaker: 'Insert a speaker…',
   shortcutsTitle: 'Keyboard shortcuts',
+  escKey: 'Esc',
+  ctrlKey: 'Ctrl',
   spaceKey: 'Space',
   clickTimecode: 'Click a timecode',
   seekThere: 'the player goes to that time',

@@ -330,6 +330,8 @@ export default {
   speaker: 'Hablante',
   insertSpeaker: 'Insertar un hablante…',
   shortcutsTitle: 'Atajos de teclado',
+  escKey: 'Esc',
+  ctrlKey: 'Ctrl',
   spaceKey: 'Espacio',
   clickTimecode: 'Clic en un código de tiempo',
   seekThere: 'el reproductor va a ese momento',

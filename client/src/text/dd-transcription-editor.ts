@@ -523,7 +523,7 @@ export class DdTranscriptionEditor extends LitElement {
       hasPlayer
         ? html`<details class="keys"><summary>${t('shortcutsTitle')}</summary>
           <dl>
-            <dt><kbd>Esc</kbd> / <kbd>Ctrl</kbd>+<kbd>${t('spaceKey')}</kbd></dt><dd>${t('playPause')}</dd>
+            <dt><kbd>${t('escKey')}</kbd> / <kbd>${t('ctrlKey')}</kbd>+<kbd>${t('spaceKey')}</kbd></dt><dd>${t('playPause')}</dd>
             <dt><kbd>F2</kbd></dt><dd>${t('backSeconds')}</dd>
             <dt><kbd>F4</kbd></dt><dd>${t('insertPlayerTime')}</dd>
             <dt>${t('clickTimecode')}</dt><dd>${t('seekThere')}</dd>
