@@ -13,6 +13,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  seriousViolations,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
@@ -155,6 +156,7 @@ for (const engine of workEngineCases()) {
         }
       }
       await page.setViewportSize({ width: 1366, height: 800 });
+      expect(await seriousViolations(page)).toEqual([]);
     });
 
     it('while typing: Esc plays and pauses, F2 goes back 5 s, F4 inserts the time; a timecode chip seeks', async () => {
