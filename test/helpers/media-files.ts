@@ -1,7 +1,8 @@
 /**
  * Tiny media files written byte by byte, for the duration read on upload: an MP4 whose movie
  * header (`mvhd`) says its length (fast start or not, version 0 or 1), a WebM whose Segment Info
- * says it, and a WAV of silence (PCM, so Chromium really plays it: the player tests seek in it).
+ * says it, a WAV of silence (PCM, so Chromium really plays it: the player tests seek in it), and
+ * MP3s: constant bit rate (frames of one size) or variable with a Xing header counting frames.
  */
 
 const u32 = (n: number) => {
@@ -88,4 +89,27 @@ export function tinyWav(seconds: number, rate = 8000): Buffer {
     fmt,
     data,
   ]);
+}
+
+/**
+ * An MP3 (MPEG-1 Layer III, 44.1 kHz, stereo) of `frames` frames, after an ID3v2 tag: 128 kbit/s
+ * constant (417-byte frames), or with `xing` a first frame carrying the Xing frame count.
+ */
+export function tinyMp3(frames: number, options: { xing?: boolean } = {}): Buffer {
+  const id3 = Buffer.concat([
+    Buffer.from('ID3', 'latin1'),
+    Buffer.from([3, 0, 0, 0, 0, 0, 20]),
+    Buffer.alloc(20),
+  ]);
+  // 0xFFFB: MPEG-1 Layer III, no CRC; 0x90: 128 kbit/s, 44.1 kHz, no padding; 0x00: stereo.
+  const header = Buffer.from([0xff, 0xfb, 0x90, 0x00]);
+  const frameBytes = Math.floor((144 * 128000) / 44100);
+  const frame = () => Buffer.concat([header, Buffer.alloc(frameBytes - 4)]);
+  if (!options.xing) return Buffer.concat([id3, ...Array.from({ length: frames }, frame)]);
+  const first = frame();
+  first.write('Xing', 4 + 32, 'latin1');
+  first.writeUInt32BE(1, 4 + 32 + 4); // flags: frame count present
+  first.writeUInt32BE(frames, 4 + 32 + 8);
+  // A short file whose size says little: the count decides.
+  return Buffer.concat([id3, first, frame()]);
 }

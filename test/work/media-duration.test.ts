@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { secondsOfTimeCode } from '../../src/common/text/time-code.js';
 import { timecodeOf } from '../../src/work/records/media-duration-field.js';
 import { readMediaDuration } from '../../src/work/uploads/media-duration.js';
-import { tinyMp4, tinyWav, tinyWebm } from '../helpers/media-files.js';
+import { tinyMp3, tinyMp4, tinyWav, tinyWebm } from '../helpers/media-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'media-duration-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +23,13 @@ describe('the running time of an uploaded file, from its header', () => {
     expect(await readMediaDuration(fileOf('c.m4a', tinyMp4(3600.25, { version1: true })))).toBe(3600.25);
     expect(await readMediaDuration(fileOf('d.webm', tinyWebm(12.5)))).toBe(12.5);
     expect(await readMediaDuration(fileOf('e.wav', tinyWav(2.5, 100)))).toBe(2.5);
+  });
+
+  it('reads MP3: the Xing frame count of a variable bit rate file, else size over bit rate', async () => {
+    // 1000 frames of 1152 samples at 44.1 kHz.
+    expect(await readMediaDuration(fileOf('vbr.mp3', tinyMp3(1000, { xing: true })))).toBeCloseTo(26.122, 3);
+    // 38 frames of 417 bytes at 128 kbit/s.
+    expect(await readMediaDuration(fileOf('cbr.mp3', tinyMp3(38)))).toBeCloseTo((38 * 417 * 8) / 128000, 6);
   });
 
   it('answers undefined for other formats, truncated and empty files', async () => {

@@ -1,7 +1,8 @@
 /**
  * The running time of an uploaded audio or video file, read from its container header (no
  * ffprobe, no native code): MP4/MOV/M4A (the movie header `mvhd`: duration / timescale), WebM and
- * Matroska (Segment > Info: Duration x TimestampScale ns) and WAV (data size / byte rate).
+ * Matroska (Segment > Info: Duration x TimestampScale ns), WAV (data size / byte rate) and MP3
+ * (the Xing/Info or VBRI frame count of a variable bit rate file, else size / bit rate).
  * Anything else, or a file whose header cannot be read, answers undefined: the duration field is
  * then left as it is (typed by hand). Reads only the few header bytes it needs, so a large file
  * costs a handful of small reads.
@@ -34,6 +35,8 @@ export async function readMediaDuration(path: string): Promise<number | undefine
     else if (head.readUInt32BE(0) === 0x1a45dfa3) seconds = await matroskaDuration(read, size);
     else if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE')
       seconds = await wavDuration(read, size);
+    else if (head.toString('latin1', 0, 3) === 'ID3' || isMp3Frame(head, 0))
+      seconds = await mp3Duration(read, size);
     return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
   } catch {
     return undefined;
@@ -190,4 +193,62 @@ async function wavDuration(read: Reader, size: number): Promise<number | undefin
     at += 8 + length + (length % 2);
   }
   return undefined;
+}
+
+const MP3_BITRATES = {
+  v1: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  v2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const MP3_RATES = [44100, 48000, 32000];
+
+/** An MPEG audio Layer III frame header at `at` (sync, a known version, bit rate and rate). */
+function isMp3Frame(b: Buffer, at: number): boolean {
+  if (at + 4 > b.length || b[at] !== 0xff) return false;
+  const b1 = b[at + 1]!;
+  const b2 = b[at + 2]!;
+  return (
+    (b1 & 0xe0) === 0xe0 &&
+    ((b1 >> 3) & 3) !== 1 &&
+    ((b1 >> 1) & 3) === 1 &&
+    b2 >> 4 !== 0 &&
+    b2 >> 4 !== 15 &&
+    ((b2 >> 2) & 3) !== 3
+  );
+}
+
+async function mp3Duration(read: Reader, size: number): Promise<number | undefined> {
+  let start = 0;
+  const id3 = await read(0, 10);
+  if (id3.toString('latin1', 0, 3) === 'ID3' && id3.length === 10) {
+    // The tag's size is "syncsafe": 7 bits a byte; a footer adds 10 bytes.
+    const tagSize =
+      ((id3[6]! & 0x7f) << 21) | ((id3[7]! & 0x7f) << 14) | ((id3[8]! & 0x7f) << 7) | (id3[9]! & 0x7f);
+    start = 10 + tagSize + (id3[5]! & 0x10 ? 10 : 0);
+  }
+  // The first frame: at the start of the audio, or within a little padding after the tag.
+  const window = await read(start, 4096);
+  let at = 0;
+  while (at < window.length - 4 && !isMp3Frame(window, at)) at++;
+  if (!isMp3Frame(window, at)) return undefined;
+  const frameAt = start + at;
+  const b1 = window[at + 1]!;
+  const b2 = window[at + 2]!;
+  const b3 = window[at + 3]!;
+  const version = (b1 >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+  const mpeg1 = version === 3;
+  const rate = MP3_RATES[(b2 >> 2) & 3]! / (mpeg1 ? 1 : version === 2 ? 2 : 4);
+  const bitrate = (mpeg1 ? MP3_BITRATES.v1 : MP3_BITRATES.v2)[b2 >> 4]! * 1000;
+  const samplesPerFrame = mpeg1 ? 1152 : 576;
+  const mono = b3 >> 6 === 3;
+  // A variable bit rate file says its frame count: Xing/Info after the side information, or VBRI.
+  const frame = await read(frameAt, 64);
+  const sideInfo = mpeg1 ? (mono ? 17 : 32) : mono ? 9 : 17;
+  const xingAt = 4 + sideInfo;
+  const tag = frame.toString('latin1', xingAt, xingAt + 4);
+  if ((tag === 'Xing' || tag === 'Info') && frame.length >= xingAt + 12 && frame.readUInt32BE(xingAt + 4) & 1)
+    return (frame.readUInt32BE(xingAt + 8) * samplesPerFrame) / rate;
+  if (frame.toString('latin1', 36, 40) === 'VBRI' && frame.length >= 36 + 18)
+    return (frame.readUInt32BE(36 + 14) * samplesPerFrame) / rate;
+  // Constant bit rate: the audio's size over the bit rate.
+  return bitrate > 0 ? ((size - frameAt) * 8) / bitrate : undefined;
 }
