@@ -245,4 +245,54 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     const res = await v1('thesaurus_parents', { term_id: 'ts1_5', lang: 'lg-spa' });
     expect(res.result.map((r: { term_id: string }) => r.term_id)).toEqual(['ts1_2', 'ts1_1']);
   });
+
+  it('thesaurus_search swaps a non-descriptor for its descriptor and paths it from the root, hierarchy left out', async () => {
+    const res = await v1('thesaurus_search', { q: 'Exiliats', lang: 'lg-spa', tree_root: 'last_parent' });
+    expect(res.search_data.total).toBe(1);
+    expect(res.search_data.result[0]).toMatchObject({
+      term_id: 'ts1_3',
+      term: 'Exili <small class="notaND">(x Exiliats)</small>',
+    });
+    expect(res.ar_highlight).toEqual(['ts1_3']);
+    expect(res.ar_parent).toEqual(['ts1_1']);
+    expect(res.ar_ts_terms.ts1[0]).toMatchObject({
+      term_id: 'ts1_1',
+      ar_childrens: ['ts1_3', 'ts1_4', 'ts1_2'],
+    });
+  });
+
+  it('thesaurus_autocomplete and menu_tree_plain read the ts tables (the tree by norder, subtrees after siblings)', async () => {
+    expect((await v1('thesaurus_autocomplete', { q: 'port', lang: 'lg-spa' })).result).toEqual(['Portbou']);
+    const tree = await v1('menu_tree_plain', {
+      table: 'ts_themes',
+      term_id: 'ts1_1',
+      fields: 'term_id',
+      lang: 'lg-spa',
+    });
+    expect(tree.result.map((r: { term_id: string }) => r.term_id)).toEqual([
+      'ts1_3',
+      'ts1_4',
+      'ts1_2',
+      'ts1_6',
+      'ts1_5',
+    ]);
+  });
+
+  it('records resolves the interview portals through publication_schema, and publication_schema answers it', async () => {
+    const schema = await v1('publication_schema');
+    expect(schema.dd_relations).toMatchObject({ rsc167: 'audiovisual', oh1: 'interview' });
+    const res = await v1('records', {
+      table: 'interview',
+      section_id: '1',
+      lang: 'lg-spa',
+      ar_fields: 'section_id,code,informant,audiovisual',
+      resolve_portal: 'true',
+    });
+    expect(res.result).toHaveLength(1);
+    expect(res.result[0].informant).toEqual([
+      expect.objectContaining({ section_id: 1, name: 'Joan', lang: 'lg-spa' }),
+    ]);
+    // `audiovisual` is not in publication_schema: it stays the stored JSON text.
+    expect(res.result[0].audiovisual).toBe('["1","2"]');
+  });
 });
