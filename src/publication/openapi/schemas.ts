@@ -183,7 +183,7 @@ export const SCHEMAS: Record<string, Schema> = {
           type: 'boolean',
           const: true,
           description:
-            'Present when SEARCH_MAX_CANDIDATES matching rows were reached: only that many best-ranked rows are served and counted, more may match.',
+            'Present when SEARCH_MAX_CANDIDATES matching rows were reached: only that many best-ranked rows are served (pagination.total still counts every match).',
         },
       }),
     },
