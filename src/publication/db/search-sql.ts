@@ -130,5 +130,8 @@ export function sqliteSearch(d: Dialect, q: FulltextQuery): SqlStatement {
 
 export function sqliteSearchCount(d: Dialect, q: CountQuery): SqlStatement {
   const params: SqlValue[] = [toFts5Match(q.search)];
-  return { sql: `SELECT COUNT(*) AS n FROM ${sqliteFrom(d, q)}${whereOf(d, q, params, [], q.table)}`, params };
+  return {
+    sql: `SELECT COUNT(*) AS n FROM ${sqliteFrom(d, q)}${whereOf(d, q, params, [], q.table)}`,
+    params,
+  };
 }
