@@ -61,7 +61,7 @@ function parameter(p: ParamSpec) {
   return out;
 }
 
-function operation(route: RouteDoc) {
+function operation(route: RouteDoc, apiKeys: boolean) {
   const headers: Record<string, unknown> = {
     ...COMMON_HEADERS,
     ...(route.cacheable === false ? {} : CACHE_HEADERS),
@@ -94,7 +94,7 @@ function operation(route: RouteDoc) {
   for (const [status, description] of Object.entries(route.problems ?? {}))
     responses[status] = problemResponse(description);
   responses['400'] ??= problemResponse('Bad parameters; `errors` names each one.');
-  responses['401'] = problemResponse('Missing or invalid X-API-Key (when API keys are configured).');
+  if (apiKeys) responses['401'] = problemResponse('Missing or invalid X-API-Key.');
   responses['429'] = {
     ...problemResponse('Rate limit exceeded, or the request needs more database statements than allowed.'),
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -123,12 +123,17 @@ function operation(route: RouteDoc) {
   return op;
 }
 
-export function buildOpenApiDocument(options: { basePath: string; mcpPath?: string }) {
+/**
+ * The document of this server. `apiKeys`: API_KEYS is set, so the X-API-Key scheme (and its 401)
+ * is described; without keys nothing is secured, and Swagger UI shows no lock icons.
+ */
+export function buildOpenApiDocument(options: { basePath: string; mcpPath?: string; apiKeys?: boolean }) {
+  const apiKeys = options.apiKeys === true;
   const paths: Record<string, Record<string, unknown>> = {};
   const routes = options.mcpPath === undefined ? ROUTES : [...ROUTES, mcpRouteDoc(options.mcpPath)];
   for (const route of routes) {
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation(route);
+    paths[route.path]![route.method.toLowerCase()] = operation(route, apiKeys);
   }
   return {
     openapi: '3.1.0',
@@ -161,8 +166,10 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
     paths,
     components: {
       schemas: SCHEMAS,
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      ...(apiKeys
+        ? { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } }
+        : {}),
     },
-    security: [{}, { apiKey: [] }],
+    ...(apiKeys ? { security: [{ apiKey: [] }] } : {}),
   };
 }

@@ -159,7 +159,10 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     ['data', 'meta'],
   ),
+  // `type` beside `allOf`: Scalar's document model reads a schema without a type as invalid and
+  // logged "document validation errors" for this one.
   SearchRow: {
+    type: 'object',
     allOf: [
       ref('Row'),
       obj(
