@@ -168,14 +168,11 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         table: tableArg,
         filters: filtersArg,
         lang: langArg,
-        q: z
-          .string()
-          .optional()
-          .meta({
-            minLength: BOUNDS.q.min,
-            maxLength: BOUNDS.q.max,
-            description: 'Words: count full-text matches.',
-          }),
+        q: z.string().optional().meta({
+          minLength: BOUNDS.q.min,
+          maxLength: BOUNDS.q.max,
+          description: 'Words: count full-text matches.',
+        }),
         column: z
           .string()
           .optional()
