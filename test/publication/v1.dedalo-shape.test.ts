@@ -295,4 +295,54 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     // `audiovisual` is not in publication_schema: it stays the stored JSON text.
     expect(res.result[0].audiovisual).toBe('["1","2"]');
   });
+
+  it('masks the passages of V1_TERM_ID_RESTRICTED in fragments, the full reel and subtitles', async () => {
+    // ts1_5 indexes tag 3 of recording 1 (the "retorn" passage).
+    const restricted = await startTestServer(
+      { ...c, env: built.env },
+      { V1_API_CODE: CODE, V1_TERM_ID_RESTRICTED: 'ts1_5' },
+    );
+    try {
+      const get = async (action: string, params: Record<string, string>) =>
+        (await v1Get(restricted, CODE, action, params)).json;
+      const reel = await get('full_reel', { av_section_id: '1', lang: 'lg-spa' });
+      expect(reel.result.fragments[0].fragm).toContain('***');
+      expect(reel.result.fragments[0].fragm).not.toContain('retorn');
+      expect(reel.result.ar_restricted_fragments.map((f: { tag_id: string }) => f.tag_id)).toEqual(['3']);
+      const tags = await get('reel_fragments_of_type', {
+        av_section_id: '1',
+        lang: 'lg-spa',
+        return_restricted: 'true',
+      });
+      expect(tags.ar_restricted_fragments[0].tcin_secs).toBeCloseTo(84, 0);
+      const vtt = await rawRequest(
+        `${new URL(restricted.base).origin}${V1}/subtitles/?section_id=1&lang=lg-spa`,
+      );
+      expect(vtt.text).toContain('frontera de Portbou');
+      expect(vtt.text).not.toContain('retorn');
+    } finally {
+      await restricted.close();
+    }
+  });
+
+  it('tables_info, image_data and combi read the Dédalo tables', async () => {
+    const info = await v1('tables_info');
+    expect(info.audiovisual).toEqual(['section_id', 'lang', 'video', 'rsc36', 'duration']);
+    expect(info.ts_themes).toContain('norder');
+    const image = await v1('image_data', { section_id: '1', lang: 'lg-spa' });
+    expect(image.result).toMatchObject({
+      section_id: 1,
+      image: '/dedalo/media/image/1.5MB/0/rsc29_rsc170_1.jpg',
+    });
+    const combi = await v1('combi', {
+      ar_calls: JSON.stringify([
+        { id: 'reel', options: { dedalo_get: 'full_reel', av_section_id: '3' } },
+        { id: 'roots', options: { dedalo_get: 'thesaurus_root_list', exclude_tld: ['ts2', 'on1'] } },
+      ]),
+      lang: 'lg-spa',
+    });
+    expect(combi.result.map((r: { id: string }) => r.id)).toEqual(['reel', 'roots']);
+    expect(combi.result[0].result).toMatchObject({ av_section_id: 3, interview_section_id: 2 });
+    expect(Object.keys(combi.result[1].result)).toEqual(['ts1']);
+  });
 });
