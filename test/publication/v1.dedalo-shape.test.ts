@@ -67,6 +67,20 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     expect(last.video_url).toBe(
       `${VIDEO_1}?vbegin=${Math.floor(last.tcin_secs)}&vend=${Math.ceil(last.tcout_secs)}`,
     );
+    // margin_seconds_in / _out widen the window, never below 0.
+    const wide = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify({ ...EXILE_LOCATORS[0], tag_id: '2' }),
+      lang: 'lg-spa',
+      margin_seconds_in: '5',
+      margin_seconds_out: '3.5',
+    });
+    expect([wide.result.tcin_secs, wide.result.tcout_secs]).toEqual([45, 63.5]);
+    expect(wide.result.video_url).toBe(`${VIDEO_1}?vbegin=45&vend=64`);
+    const floor = await v1('fragment_from_index_locator', {
+      index_locator: JSON.stringify({ ...EXILE_LOCATORS[0], tag_id: '2' }),
+      margin_seconds_in: '500',
+    });
+    expect(floor.result.tcin_secs).toBe(0);
   });
 
   it('a record without a video path gets Dédalo’s default file and its posterframe', async () => {

@@ -18,7 +18,7 @@ import { type AnalysedText, analyseText } from '../../text/fragments.js';
 import { escapeHtml } from '../../text/highlight.js';
 import { indexPassage } from '../../text/passages.js';
 import { plainSlice } from '../../text/plain-text.js';
-import { buildTimeline, type Timeline } from '../../text/timecodes.js';
+import { buildTimeline, type Timeline, type TimeWindow } from '../../text/timecodes.js';
 import {
   avShapeOf,
   DEDALO_AV_RELATION_COLUMN,
@@ -30,7 +30,8 @@ import {
 } from '../av-shape.js';
 import { maskText, restrictedTags } from '../restricted.js';
 import { v1FragmentWindow } from '../tc-estimate.js';
-import { recordRow, tableOf, type V1Call } from '../v1-call.js';
+import { optString, recordRow, tableOf, type V1Call } from '../v1-call.js';
+import { V1Error } from '../v1-errors.js';
 
 /** The subtitles URL of a record and window (docs/publication-v1.md); empty or zero bounds are left out. */
 export function subtitlesUrl(
@@ -211,6 +212,23 @@ export function indexTagIds(record: AvRecord): number[] {
   return ids;
 }
 
+/** Seconds of an optional margin option (`margin_seconds_in`, `margin_seconds_out`); 0 when absent. */
+function marginOf(call: V1Call, name: string): number {
+  const raw = optString(call.options, name);
+  if (raw === undefined || raw.trim() === '') return 0;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 86_400) throw new V1Error(`Error. Illegal ${name}: ${raw}`);
+  return n;
+}
+
+/** The window widened by the call's margins (docs/publication-v1.md); the start never below 0. */
+function widened(call: V1Call, window: TimeWindow): TimeWindow {
+  const before = marginOf(call, 'margin_seconds_in');
+  const after = marginOf(call, 'margin_seconds_out');
+  if (before === 0 && after === 0) return window;
+  return { tcIn: Math.max(0, window.tcIn - before), tcOut: window.tcOut + after };
+}
+
 /** The fragment object of index tag `tagId`, or null when the tag is not in the text. */
 export function fragmentOf(
   call: V1Call,
@@ -220,7 +238,7 @@ export function fragmentOf(
 ): Record<string, unknown> | null {
   const passage = indexPassage(record.text.tags, tagId, record.text.stored.length);
   if (!passage) return null;
-  const window = v1FragmentWindow(record.timeline, passage.start, passage.end);
+  const window = widened(call, v1FragmentWindow(record.timeline, passage.start, passage.end));
   return {
     tag_id: String(tagId),
     tcin_secs: window.tcIn,
