@@ -69,7 +69,12 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   });
 
   const guard = new MethodGuard();
-  app.addHook('onRoute', (route) => guard.add(route.method, route.url));
+  app.addHook('onRoute', (route) => {
+    guard.add(route.method, route.url);
+    // A prefix's root route also answers at `<prefix>/`, which Fastify adds without announcing it
+    // for GET: without this, OPTIONS and 405s there would leave GET out of Allow.
+    if (route.prefix && route.routePath === '') guard.add(route.method, `${route.url}/`);
+  });
   installErrorHandling(app, guard);
 
   installEdgeHooks(app, ctx.config);

@@ -35,7 +35,7 @@ export interface Problem {
   status: number;
   detail: string;
   instance: string;
-  errors?: ParameterProblem[];
+  errors: ParameterProblem[];
 }
 
 const TITLES: Record<ProblemKind, [number, string]> = {
@@ -97,16 +97,16 @@ export function segmentTooLong(maxLength: number): ProblemError {
 }
 
 export function toProblem(err: ProblemError, instance: string): Problem {
-  const problem: Problem = {
+  // Every problem carries its `errors` list (an RFC 9457 extension member): the parameters or
+  // the part of the request at fault, empty when none is (a 404, a 503), so clients read one shape.
+  return {
     type: `${PROBLEM_BASE}/${err.kind}`,
     title: err.title,
     status: err.status,
     detail: err.detail,
     instance,
+    errors: err.errors ?? [],
   };
-  // A 400 always lists its parameters; other refusals do when they can name the culprit.
-  if (err.status === 400 || err.errors !== undefined) problem.errors = err.errors ?? [];
-  return problem;
 }
 
 /** Collects parameter problems so one response can name every bad parameter at once. */

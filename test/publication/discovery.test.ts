@@ -66,6 +66,17 @@ describe.each(engineCases())('discovery on $engine', (c) => {
     // An estimate: close to the truth, not necessarily equal to it.
     expect(interview.row_count).toBeGreaterThan(exact / 2);
     expect(interview.row_count).toBeLessThan(exact * 2);
+    // With a trailing slash, the same list (directly and in a batch), not a bad table name.
+    const slash = await s.get(`/${c.db}/tables/`);
+    expect(slash.status, slash.text).toBe(200);
+    expect(slash.json.data).toEqual(res.json.data);
+    const batch = await s.request(
+      'POST',
+      `${new URL(s.base).pathname}/batch`,
+      { 'Content-Type': 'application/json' },
+      JSON.stringify({ queries: [{ id: 'slash', path: `/${c.db}/tables/` }] }),
+    );
+    expect(batch.json.results[0]).toMatchObject({ status: 200, data: { data: res.json.data } });
   });
 
   it('describes a table with its exact row count and SQL column types', async () => {

@@ -77,6 +77,38 @@ describe.runIf(haveChromium)('docs in a real browser', () => {
     }
   }, 90_000);
 
+  it('shows Scalar without document validation warnings, developer menus or an authentication box (no API_KEYS)', async () => {
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+    });
+    await page.goto(`${s.base}/docs/scalar`);
+    await page
+      .getByText('Public databases (DB_NAMES)', { exact: false })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(1500);
+    expect(warnings.filter((w) => /validation/i.test(w))).toEqual([]);
+    const visible = async (text: string) => {
+      const found = await page.getByText(text, { exact: true }).all();
+      return (await Promise.all(found.map((l) => l.isVisible()))).filter(Boolean).length;
+    };
+    for (const text of ['Developer Tools', 'Deploy', 'Authentication'])
+      expect(await visible(text), text).toBe(0);
+    expect(await visible('Client Libraries')).toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it('shows no lock icons in Swagger UI when no API key is configured', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${s.base}/docs/swagger`);
+    await page.getByText('A filtered, sorted page of records').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(5);
+    expect(await page.locator('.authorization__btn, .btn.authorize').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
   it('reaches both renderers from the landing page links', async () => {
     const page = await browser.newPage();
     await page.goto(`${s.base}/docs`);

@@ -100,6 +100,11 @@ describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
       expect(res.headers.allow).toBe('GET, HEAD');
       expect(res.json.type).toMatch(/\/method-not-allowed$/);
     }
+    // The root with a trailing slash is the same route (Fastify adds it for GET silently).
+    for (const method of ['OPTIONS', 'DELETE']) {
+      const res = await s.request(method, `${bp}/`);
+      expect(res.headers.allow, method).toBe('GET, HEAD');
+    }
     const unknown = await s.get('/no/such/route/here');
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({
@@ -107,6 +112,11 @@ describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
       title: 'Not Found',
       instance: `${bp}/no/such/route/here`,
     });
+    // RFC 9457 problems, each with its `errors` list (empty when no parameter is at fault).
+    expect(unknown.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(unknown.json.errors).toEqual([]);
+    const wrong = await s.request('DELETE', `${bp}${page()}`);
+    expect(wrong.json.errors).toEqual([]);
   });
 
   it('serves the favicon as 204 with no body', async () => {
@@ -124,6 +134,23 @@ describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
     const path = await s.get(`/${c.db}/tables/inter%ZZview/records`);
     expect(path.status).toBe(400);
     expect(path.headers['content-type']).toMatch(/problem\+json/);
+    const url = `${new URL(s.base).pathname}/${c.db}/tables/inter%ZZview/records`;
+    expect(path.json.detail).toBe(`'${url}' is not a valid url component`);
+    expect(path.json.errors).toEqual([{ name: 'url', in: 'path', detail: path.json.detail }]);
+  });
+
+  it('says how large a body may be when it refuses one', async () => {
+    const res = await s.request(
+      'POST',
+      `${new URL(s.base).pathname}/batch`,
+      { 'content-type': 'application/json' },
+      `{"queries":[],"pad":"${'x'.repeat(1_100_000)}"}`,
+    );
+    expect(res.status).toBe(413);
+    expect(res.headers['content-type']).toMatch(/problem\+json/);
+    expect(res.json.detail).toBe(
+      'Request body is too large: at most 1048576 bytes (1024 KiB) are accepted here',
+    );
   });
 
   it('never caches problems', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCases, startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { normalizeWord, plainWords } from '../helpers/text-oracle.js';
-import { connectMcp, type McpSession } from './mcp-client.js';
+import { connectMcp, type McpSession, textOf } from './mcp-client.js';
 
 const TOOLS = [
   'list_databases',
@@ -222,6 +222,34 @@ describe.each(engineCases())('MCP tools answer as the REST routes on $engine', (
       `/tables/interview/records/1/av-fragments?terms=${encodeURIComponent(word)}&lang=lg-cat`,
     );
     expect(av.data).toEqual(avRest.data);
+  });
+
+  it("accepts the reference implementation's argument names, and says so in the descriptions", async () => {
+    const byId = await mcp.data('get_record', { table: 'interview', id: 7 });
+    expect(await mcp.data('get_record', { table: 'interview', section_id: 7 })).toEqual(byId);
+    const neither = await mcp.call('get_record', { table: 'interview' });
+    expect(neither.isError).toBe(true);
+    expect(textOf(neither)).toMatch(/needs the record id, as id or section_id/);
+    const clash = await mcp.call('get_record', { table: 'interview', id: 7, section_id: 8 });
+    expect(clash.isError).toBe(true);
+    // count_records with q: the full-text count of /search?count=true, filters and lang included.
+    const counted = await mcp.data('count_records', { table: 'interview', q: word, lang: 'lg-cat' });
+    const search = await rest(
+      `/tables/interview/search?q=${encodeURIComponent(word)}&lang=lg-cat&limit=0&count=true`,
+    );
+    expect(counted).toEqual({ db: c.db, table: 'interview', total: search.pagination.total });
+    expect(counted.total).toBeGreaterThan(0);
+    // get_av_fragment without table: the transcription table (AV_TABLE, interview here).
+    const av = await mcp.data('get_av_fragment', { id: 1, terms: word, lang: 'lg-cat' });
+    const avRest = await rest(
+      `/tables/interview/records/1/av-fragments?terms=${encodeURIComponent(word)}&lang=lg-cat`,
+    );
+    expect(av).toMatchObject({ table: 'interview', data: avRest.data });
+    const { tools } = await mcp.client.listTools();
+    const described = (name: string) => tools.find((t) => t.name === name)!.description!;
+    expect(described('get_record')).toMatch(/section_id/);
+    expect(described('count_records')).toMatch(/\bq\b/);
+    expect(described('get_av_fragment')).toMatch(/table may be left out/);
   });
 
   it('get_av_indexation_fragment matches /av-indexation-fragment', async () => {

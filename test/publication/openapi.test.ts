@@ -23,6 +23,29 @@ describe('OpenAPI description and docs', () => {
     expect(json.json.servers[0].url).toBe('/archive/v2');
     const result = await validate(structuredClone(json.json));
     expect(result.valid, JSON.stringify(result)).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('describes the X-API-Key scheme only when API_KEYS is set', async () => {
+    const open = (await s.get('/openapi.json')).json;
+    expect(open).not.toHaveProperty('security');
+    expect(open.components).not.toHaveProperty('securitySchemes');
+    expect(open.paths['/databases'].get.responses).not.toHaveProperty('401');
+    const keyed = await startTestServer(c, { API_KEYS: 'k1' });
+    try {
+      const doc = (await keyed.get('/openapi.json', { 'X-API-Key': 'k1' })).json;
+      expect(doc.security).toEqual([{ apiKey: [] }]);
+      expect(doc.components.securitySchemes.apiKey).toEqual({
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+      });
+      expect(doc.paths['/databases'].get.responses['401'].description).toMatch(/X-API-Key/);
+      const result = await validate(structuredClone(doc));
+      expect(result.valid, JSON.stringify(result)).toBe(true);
+    } finally {
+      await keyed.close();
+    }
   });
 
   it('documents every route the server answers, and marks the search extensions', async () => {

@@ -145,6 +145,15 @@ describe.each(engineCases())('relation resolution on $engine', (c) => {
     expect(arrays).toBeGreaterThan(0);
   });
 
+  it('keeps a cell holding no id as it is (a file path is not a relation)', async () => {
+    const stored = await direct.query<{ section_id: number; image: string }>(
+      `SELECT section_id, image FROM ${direct.q('image')} ORDER BY section_id LIMIT 5`,
+    );
+    expect(stored.every((r) => /\.\w+$/.test(r.image))).toBe(true);
+    const rows = ok(await records('image', `?limit=5&resolve_relations=${rel({ image: 'interview' })}`));
+    expect(rows.map((r) => [r.section_id, r.image])).toEqual(stored.map((r) => [r.section_id, r.image]));
+  });
+
   it('follows link cells stored as JSON text with auto, leaving NULL cells NULL', async () => {
     for (const param of [rel({ link: 'auto' }), 'auto']) {
       const rows = ok(await records('interview', `?lang=lg-spa&limit=60&resolve_relations=${param}`));

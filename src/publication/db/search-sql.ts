@@ -6,8 +6,9 @@
  *
  * Ranking in two steps: the inner query keeps the `maxCandidates` best-ranked matching rows, the
  * outer one orders those and cuts the page; `COUNT(*) OVER ()` tells the caller how many
- * candidates there were, so it can say when the cap was reached, and the count statement is
- * capped alike, so `total` counts what can be paged. Why: ordering every match of a common word
+ * candidates there were, so it can say when the cap was reached. The count statement is not
+ * capped: `total` is the exact number of matches (a plain full-text count reads the index and
+ * the filtered rows, no ranking), even when only the cap can be paged. Why: ordering every match of a common word
  * by relevance costs MariaDB a row read per match (seconds for tens of thousands of rows).
  * InnoDB's full-text index yields matches best first, so on MariaDB the inner query is a plain
  * LIMIT that stops after `maxCandidates` rows; FTS5 yields them in rowid order, so SQLite ranks
@@ -81,9 +82,10 @@ export function mariadbSearch(d: Dialect, q: FulltextQuery): SqlStatement {
 
 export function mariadbSearchCount(d: Dialect, q: CountQuery): SqlStatement {
   const params: SqlValue[] = [toMariadbBoolean(q.search)];
-  let inner = `SELECT 1 FROM ${d.quote(q.table)}${whereOf(d, q, params, [mariadbMatch(d, q)])}`;
-  inner += renderPaging(q.maxCandidates, 0, params);
-  return { sql: `SELECT COUNT(*) AS n FROM (${inner}) ${d.quote('c')}`, params };
+  return {
+    sql: `SELECT COUNT(*) AS n FROM ${d.quote(q.table)}${whereOf(d, q, params, [mariadbMatch(d, q)])}`,
+    params,
+  };
 }
 
 /**
@@ -128,7 +130,8 @@ export function sqliteSearch(d: Dialect, q: FulltextQuery): SqlStatement {
 
 export function sqliteSearchCount(d: Dialect, q: CountQuery): SqlStatement {
   const params: SqlValue[] = [toFts5Match(q.search)];
-  let inner = `SELECT 1 FROM ${sqliteFrom(d, q)}${whereOf(d, q, params, [], q.table)}`;
-  inner += renderPaging(q.maxCandidates, 0, params);
-  return { sql: `SELECT COUNT(*) AS n FROM (${inner}) ${d.quote('c')}`, params };
+  return {
+    sql: `SELECT COUNT(*) AS n FROM ${sqliteFrom(d, q)}${whereOf(d, q, params, [], q.table)}`,
+    params,
+  };
 }

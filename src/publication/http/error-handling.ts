@@ -54,6 +54,16 @@ export function asProblem(request: FastifyRequest, err: unknown): ProblemError {
   const fe = err as FastifyError;
   // A client error (414), not a fault; its message would quote the whole path.
   if (fe?.code === 'FST_ERR_MAX_PARAM_LENGTH') return segmentTooLong(MAX_PARAM_LENGTH);
+  if (fe?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    // Fastify's message does not say what would fit.
+    const limit = request.routeOptions?.bodyLimit;
+    return new ProblemError(
+      'payload-too-large',
+      limit
+        ? `Request body is too large: at most ${limit} bytes (${Math.round(limit / 1024)} KiB) are accepted here`
+        : fe.message,
+    );
+  }
   const kind = typeof fe?.statusCode === 'number' ? FASTIFY_KINDS[fe.statusCode] : undefined;
   if (kind) {
     return new ProblemError(

@@ -12,7 +12,7 @@ import {
 import { DEFAULT_TEXT_COLUMN, FRAGMENT_BOUNDS } from '../query/fragment-requests.js';
 import { avFragmentsOutput, indexationOutput, textFragmentsOutput } from './output-schemas.js';
 import { type DbArg, idArg, integerArg, langArg, tableArg, toolInput } from './tool-args.js';
-import { type McpTool, operationTool } from './tool-definition.js';
+import { databaseOf, defineTool, type McpTool, operationTool, runOperation } from './tool-definition.js';
 
 const termsArg = z.string().meta({
   minLength: FRAGMENT_BOUNDS.terms.min,
@@ -70,14 +70,16 @@ export function fragmentTools(dbArg: DbArg): McpTool[] {
         summary: `${body.data.length} fragment(s) of ${args.table} ${body.meta.section_id} (${args.column ?? DEFAULT_TEXT_COLUMN}) for "${body.meta.terms}".`,
       }),
     }),
-    operationTool({
+    defineTool({
       name: 'get_av_fragment',
       title: 'Video passages of an interview where words occur',
       description:
-        'Like get_text_fragment over the transcription of an audiovisual record, but each excerpt also carries its media window (video URL with vbegin/vend, poster image, tc_in/tc_out in seconds) and the speakers. Use it to point a person at the moment of the video where something is said.',
+        'Like get_text_fragment over the transcription of an audiovisual record, but each excerpt also carries its media window (video URL with vbegin/vend, poster image, tc_in/tc_out in seconds) and the speakers. Use it to point a person at the moment of the video where something is said. table may be left out, as the reference implementation allows: it defaults to the table holding the transcriptions (AV_TABLE).',
       input: toolInput({
         db: dbArg,
-        table: tableArg,
+        table: tableArg
+          .optional()
+          .describe("Table holding the transcription; default the server's AV_TABLE."),
         id: idArg,
         terms: termsArg,
         lang: langArg,
@@ -85,20 +87,23 @@ export function fragmentTools(dbArg: DbArg): McpTool[] {
         max_occurrences: maxOccurrencesArg,
       }),
       output: avFragmentsOutput,
-      operation: avFragmentsOperation,
-      call: (args) => ({
-        params: { table: args.table, id: String(args.id) },
-        query: (p) =>
-          p
-            .set('terms', args.terms)
-            .set('lang', args.lang)
-            .set('max_characters', args.max_characters)
-            .set('max_occurrences', args.max_occurrences),
-      }),
-      answer: ({ body }, args, db) => ({
-        structured: { db, table: args.table, data: body.data, meta: body.meta },
-        summary: `${body.data.length} audiovisual fragment(s) of ${args.table} ${body.meta.section_id} for "${body.meta.terms}".`,
-      }),
+      run: async (ctx, args) => {
+        const db = databaseOf(ctx, args.db);
+        const table = args.table ?? ctx.config.av.table;
+        const { body } = await runOperation(ctx, avFragmentsOperation, db, {
+          params: { table, id: String(args.id) },
+          query: (p) =>
+            p
+              .set('terms', args.terms)
+              .set('lang', args.lang)
+              .set('max_characters', args.max_characters)
+              .set('max_occurrences', args.max_occurrences),
+        });
+        return {
+          structured: { db, table, data: body.data, meta: body.meta },
+          summary: `${body.data.length} audiovisual fragment(s) of ${table} ${body.meta.section_id} for "${body.meta.terms}".`,
+        };
+      },
     }),
     operationTool({
       name: 'get_av_indexation_fragment',

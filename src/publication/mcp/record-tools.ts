@@ -11,6 +11,7 @@ import { facetsOperation } from '../operations/facets.js';
 import type { OperationAnswer } from '../operations/operation.js';
 import { getRecordOperation, listRecordsOperation, type PageBody } from '../operations/records.js';
 import { searchOperation } from '../operations/search.js';
+import { ValidationError } from '../problems.js';
 import { BOUNDS } from '../query/bounds.js';
 import { DEFAULT_SEARCH_COLUMN } from '../query/search-request.js';
 import {
@@ -27,12 +28,13 @@ import {
   idArg,
   integerArg,
   langArg,
+  type ParamsBuilder,
   relationsArg,
   sortArg,
   tableArg,
   toolInput,
 } from './tool-args.js';
-import { type McpTool, operationTool } from './tool-definition.js';
+import { databaseOf, defineTool, type McpTool, operationTool, runOperation } from './tool-definition.js';
 
 const limitArg = integerArg('Rows per page; 0 returns no rows (with count: just the total).', BOUNDS.limit);
 const offsetArg = integerArg('Rows to skip (for the next page, use pagination.next_offset).', {
@@ -60,6 +62,27 @@ function pageSummary(what: string, { body, page }: OperationAnswer<PageBody>): s
   const of = total !== undefined ? ` of ${total}` : '';
   const more = page?.hasMore ? `; more rows follow: call again with offset ${offset + limit}` : '';
   return `${body.data.length}${of} ${what} from offset ${offset}${more}.`;
+}
+
+/** The record id of get_record: `id`, or the reference implementation's `section_id`. */
+function recordIdOf(args: { id?: number; section_id?: number }): number {
+  const { id, section_id: sectionId } = args;
+  if (id !== undefined && sectionId !== undefined && id !== sectionId) {
+    throw new ValidationError([
+      {
+        name: 'section_id',
+        in: 'body',
+        detail: `id ${id} and section_id ${sectionId} differ; give one of them`,
+      },
+    ]);
+  }
+  const chosen = id ?? sectionId;
+  if (chosen === undefined) {
+    throw new ValidationError([
+      { name: 'id', in: 'body', detail: 'get_record needs the record id, as id or section_id' },
+    ]);
+  }
+  return chosen;
 }
 
 export function recordTools(dbArg: DbArg): McpTool[] {
@@ -110,11 +133,12 @@ export function recordTools(dbArg: DbArg): McpTool[] {
       name: 'get_record',
       title: 'Read one record',
       description:
-        'Returns one record by id (section_id) with every language variant (one row per lang), or just one variant with lang. Use it after search_records or fulltext_search to read a record in full, optionally resolving its relations (informants, images, thesaurus terms).',
+        "Returns one record by id (section_id) with every language variant (one row per lang), or just one variant with lang. Use it after search_records or fulltext_search to read a record in full, optionally resolving its relations (informants, images, thesaurus terms). The id may also be given as section_id, the reference implementation's name for it.",
       input: toolInput({
         db: dbArg,
         table: tableArg,
-        id: idArg,
+        id: idArg.optional(),
+        section_id: idArg.optional().describe('Same as id (the name the reference implementation uses).'),
         fields: fieldsArg,
         lang: langArg,
         relations: relationsArg,
@@ -122,7 +146,7 @@ export function recordTools(dbArg: DbArg): McpTool[] {
       output: recordOutput,
       operation: getRecordOperation,
       call: (args) => ({
-        params: { table: args.table, id: String(args.id) },
+        params: { table: args.table, id: String(recordIdOf(args)) },
         query: (p) => p.list('fields', args.fields).set('lang', args.lang).relations(args.relations),
       }),
       answer: ({ body }, args, db) => {
@@ -134,23 +158,44 @@ export function recordTools(dbArg: DbArg): McpTool[] {
         };
       },
     }),
-    operationTool({
+    defineTool({
       name: 'count_records',
       title: 'Count records',
       description:
-        'Returns how many rows of a table match the filters (and lang), without reading them. Use it to size a result before paging through it with search_records. A multilingual table has one row per record and language; filter on lang to count records.',
-      input: toolInput({ db: dbArg, table: tableArg, filters: filtersArg, lang: langArg }),
-      output: countOutput,
-      operation: listRecordsOperation,
-      call: (args) => ({
-        params: { table: args.table },
-        query: (p) => p.filters(args.filters).set('lang', args.lang).set('limit', 0).set('count', true),
+        'Returns how many rows of a table match the filters (and lang), without reading them. Use it to size a result before paging through it with search_records. A multilingual table has one row per record and language; filter on lang to count records. With q (as the reference implementation takes it), counts the rows whose full-text column (column, default transcription) matches those words instead, exactly as fulltext_search with count would.',
+      input: toolInput({
+        db: dbArg,
+        table: tableArg,
+        filters: filtersArg,
+        lang: langArg,
+        q: z.string().optional().meta({
+          minLength: BOUNDS.q.min,
+          maxLength: BOUNDS.q.max,
+          description: 'Words: count full-text matches.',
+        }),
+        column: z
+          .string()
+          .optional()
+          .meta({ default: DEFAULT_SEARCH_COLUMN, description: 'With q: the full-text indexed column.' }),
       }),
-      answer: ({ body }, args, db) => {
+      output: countOutput,
+      run: async (ctx, args) => {
+        const db = databaseOf(ctx, args.db);
+        const filtered = (p: ParamsBuilder) =>
+          p.filters(args.filters).set('lang', args.lang).set('limit', 0).set('count', true);
+        const params = { table: args.table };
+        const { body } =
+          args.q === undefined
+            ? await runOperation(ctx, listRecordsOperation, db, { params, query: filtered })
+            : await runOperation(ctx, searchOperation, db, {
+                params,
+                query: (p) => filtered(p.set('q', args.q).set('column', args.column)),
+              });
         const total = body.pagination.total ?? 0;
+        const what = args.q === undefined ? 'match' : `match "${args.q}"`;
         return {
           structured: { db, table: args.table, total },
-          summary: `${total} row(s) of ${args.table} match.`,
+          summary: `${total} row(s) of ${args.table} ${what}.`,
         };
       },
     }),

@@ -61,7 +61,7 @@ function parameter(p: ParamSpec) {
   return out;
 }
 
-function operation(route: RouteDoc) {
+function operation(route: RouteDoc, apiKeys: boolean) {
   const headers: Record<string, unknown> = {
     ...COMMON_HEADERS,
     ...(route.cacheable === false ? {} : CACHE_HEADERS),
@@ -94,7 +94,7 @@ function operation(route: RouteDoc) {
   for (const [status, description] of Object.entries(route.problems ?? {}))
     responses[status] = problemResponse(description);
   responses['400'] ??= problemResponse('Bad parameters; `errors` names each one.');
-  responses['401'] = problemResponse('Missing or invalid X-API-Key (when API keys are configured).');
+  if (apiKeys) responses['401'] = problemResponse('Missing or invalid X-API-Key.');
   responses['429'] = {
     ...problemResponse('Rate limit exceeded, or the request needs more database statements than allowed.'),
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -123,12 +123,17 @@ function operation(route: RouteDoc) {
   return op;
 }
 
-export function buildOpenApiDocument(options: { basePath: string; mcpPath?: string }) {
+/**
+ * The document of this server. `apiKeys`: API_KEYS is set, so the X-API-Key scheme (and its 401)
+ * is described; without keys nothing is secured, and Swagger UI shows no lock icons.
+ */
+export function buildOpenApiDocument(options: { basePath: string; mcpPath?: string; apiKeys?: boolean }) {
+  const apiKeys = options.apiKeys === true;
   const paths: Record<string, Record<string, unknown>> = {};
   const routes = options.mcpPath === undefined ? ROUTES : [...ROUTES, mcpRouteDoc(options.mcpPath)];
   for (const route of routes) {
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation(route);
+    paths[route.path]![route.method.toLowerCase()] = operation(route, apiKeys);
   }
   return {
     openapi: '3.1.0',
@@ -138,7 +143,7 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
       description: [
         'Read-only access to published archive databases: discovery, records with a filter DSL, full-text search with highlighted fragments, text and audiovisual fragments, relation resolution, batch and health.',
         '',
-        `Errors are RFC 9457 problem+json; \`type\` is \`${PROBLEM_BASE}/<kind>\` with kinds bad-request, unauthorized, not-found, method-not-allowed, request-timeout (408), unsupported-media-type, payload-too-large, uri-too-long (414: a path segment over 500 characters), headers-too-large (431), rate-limited, too-many-statements, database-unavailable, timeout, internal. A 400 lists every bad parameter in \`errors\`, and so do 408, 414 and 431. Refusals raised before routing (431, 408, a 400 for a request line that is not HTTP) have no \`instance\`.`,
+        `Errors are RFC 9457 problem+json; \`type\` is \`${PROBLEM_BASE}/<kind>\` with kinds bad-request, unauthorized, not-found, method-not-allowed, request-timeout (408), unsupported-media-type, payload-too-large, uri-too-long (414: a path segment over 500 characters), headers-too-large (431), rate-limited, too-many-statements, database-unavailable, timeout, internal. Every problem has an \`errors\` list: a 400 lists every bad parameter in it, and so do 408, 414 and 431; it is empty when no part of the request is at fault. Refusals raised before routing (431, 408, a 400 for a request line that is not HTTP) have no \`instance\`.`,
         '',
         'Unknown query parameters are a 400 (names starting with `_`, such as cache-busters, are ignored). HEAD works wherever GET does; a wrong method is a 405 with Allow. Responses are gzip/brotli-compressed on request.',
         '',
@@ -161,8 +166,10 @@ export function buildOpenApiDocument(options: { basePath: string; mcpPath?: stri
     paths,
     components: {
       schemas: SCHEMAS,
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      ...(apiKeys
+        ? { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } }
+        : {}),
     },
-    security: [{}, { apiKey: [] }],
+    ...(apiKeys ? { security: [{ apiKey: [] }] } : {}),
   };
 }

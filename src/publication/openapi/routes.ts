@@ -216,7 +216,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'search',
     summary: 'Boolean full-text search with relevance and highlighted fragments',
     description:
-      'Rows come best first (relevance, then the record key). At most SEARCH_MAX_CANDIDATES (default 1000) best-ranked matching rows are served, so a very common word costs bounded work: pages beyond them are empty, `pagination.total` counts at most that many, and `meta.candidates_capped` is true when the cap was reached (more rows may match).',
+      'Rows come best first (relevance, then the record key). At most SEARCH_MAX_CANDIDATES (default 1000) best-ranked matching rows are served, so a very common word costs bounded work: pages beyond them are empty and `meta.candidates_capped` is true when the cap was reached (more rows match); with count=true `pagination.total` is the exact number of matches.',
     params: [...tableParams, ...ROUTE_PARAMS.search],
     response: 'SearchList',
     paged: true,

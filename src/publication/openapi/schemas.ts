@@ -50,7 +50,7 @@ export const SCHEMAS: Record<string, Schema> = {
       errors: {
         type: 'array',
         description:
-          'On 400, 408, 414 and 431: one entry per bad parameter (or the part of the request at fault).',
+          'Always present: one entry per bad parameter (or the part of the request at fault) on 400, 408, 414 and 431; empty when no part of the request is at fault.',
         items: obj({ name: str(), in: { enum: ['query', 'path', 'header', 'body'] }, detail: str() }, [
           'name',
           'in',
@@ -58,7 +58,7 @@ export const SCHEMAS: Record<string, Schema> = {
         ]),
       },
     },
-    ['type', 'title', 'status', 'detail'],
+    ['type', 'title', 'status', 'detail', 'errors'],
   ),
   Index: obj(
     {
@@ -159,7 +159,10 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     ['data', 'meta'],
   ),
+  // `type` beside `allOf`: Scalar's document model reads a schema without a type as invalid and
+  // logged "document validation errors" for this one.
   SearchRow: {
+    type: 'object',
     allOf: [
       ref('Row'),
       obj(
@@ -183,7 +186,7 @@ export const SCHEMAS: Record<string, Schema> = {
           type: 'boolean',
           const: true,
           description:
-            'Present when SEARCH_MAX_CANDIDATES matching rows were reached: only that many best-ranked rows are served and counted, more may match.',
+            'Present when SEARCH_MAX_CANDIDATES matching rows were reached: only that many best-ranked rows are served (pagination.total still counts every match).',
         },
       }),
     },

@@ -69,6 +69,12 @@ export const tablesOperation = defineOperation({
   }),
 });
 
+/**
+ * `/{db}/tables/` (a trailing slash) is the table list too: without this path it would reach the
+ * table route with an empty name and be refused as a bad table name.
+ */
+export const tablesWithSlashOperation: typeof tablesOperation = { ...tablesOperation, path: '/:db/tables/' };
+
 export const tableOperation = defineOperation({
   name: 'table',
   path: '/:db/tables/:table',

@@ -9,6 +9,7 @@ import {
   indexOperation,
   tableOperation,
   tablesOperation,
+  tablesWithSlashOperation,
 } from './discovery.js';
 import { facetsOperation } from './facets.js';
 import { avFragmentsOperation, indexationFragmentOperation, textFragmentsOperation } from './fragments.js';
@@ -30,3 +31,6 @@ export const READ_OPERATIONS: readonly Operation<Envelope | undefined>[] = [
   avFragmentsOperation,
   indexationFragmentOperation,
 ];
+
+/** Other spellings of documented paths, matched like them (`/{db}/tables/` with its slash). */
+export const READ_OPERATION_ALIASES: readonly Operation<Envelope | undefined>[] = [tablesWithSlashOperation];

@@ -11,13 +11,13 @@ import { requestContext } from '../http/request-context.js';
 import { sendJson } from '../http/send-json.js';
 import { runBatch } from '../operations/batch.js';
 import { createOperationRouter } from '../operations/operation-router.js';
-import { READ_OPERATIONS } from '../operations/read-operations.js';
+import { READ_OPERATION_ALIASES, READ_OPERATIONS } from '../operations/read-operations.js';
 import { ProblemError, toProblem } from '../problems.js';
 import { parseBatchRequest } from '../query/batch-request.js';
 
 export async function batchRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const match = createOperationRouter(READ_OPERATIONS);
+  const match = createOperationRouter([...READ_OPERATIONS, ...READ_OPERATION_ALIASES]);
   // Any content type reaches the handler, which answers a non-JSON one with a clear 400.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 

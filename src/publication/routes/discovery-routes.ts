@@ -13,6 +13,7 @@ import {
   indexOperation,
   tableOperation,
   tablesOperation,
+  tablesWithSlashOperation,
 } from '../operations/discovery.js';
 import { BROWSE_PREFIX, prefersHtml, sendHtml } from './browse-routes.js';
 import { sendAnswer, serveOperation } from './operation-route.js';
@@ -35,7 +36,13 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
     const answer = await indexOperation.run(context, { params: {}, query: () => new Map() });
     return sendAnswer(request, reply, answer, ctx.config.cacheMaxAge);
   });
-  for (const operation of [faviconOperation, databasesOperation, tablesOperation, tableOperation]) {
+  for (const operation of [
+    faviconOperation,
+    databasesOperation,
+    tablesOperation,
+    tablesWithSlashOperation,
+    tableOperation,
+  ]) {
     serveOperation(app, operation);
   }
 }

@@ -99,6 +99,10 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     agent: { disabled: true },
     mcp: { disabled: true },
     telemetry: false,
+    // The developer menus ("Developer Tools", "Configure", "Share", "Deploy") Scalar shows on
+    // localhost are for people editing a document, not for readers of this one.
+    showDeveloperTools: 'never',
+    showToolbar: 'never',
   };
   // `<` is escaped so that no configuration value can close the inline script.
   const scalarPage = `<!doctype html>

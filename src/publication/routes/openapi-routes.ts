@@ -12,6 +12,7 @@ export async function openApiRoutes(app: FastifyInstance): Promise<void> {
   const document = buildOpenApiDocument({
     basePath: config.basePath,
     mcpPath: config.mcpEnabled ? config.mcpPath : undefined,
+    apiKeys: config.apiKeys.length > 0,
   });
   let yaml: Promise<string> | undefined;
   app.get('/openapi.json', async (request, reply) =>

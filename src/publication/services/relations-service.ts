@@ -25,7 +25,7 @@ import {
   type RelationRequest,
 } from '../query/relation-params.js';
 import { withStableOrder } from '../query/sort-and-fields.js';
-import { decodeRows } from './cell-values.js';
+import { decodeRows, parseJsonText } from './cell-values.js';
 import type { PublicationContext } from './context.js';
 import {
   cellEntries,
@@ -83,12 +83,19 @@ function refTo(
   return key && { table, column, key };
 }
 
+/**
+ * The cells of `column` to replace. A cell holding plain text that is no id of the target (a
+ * file name such as `plain-string.jpg`, not JSON) is no relation: it is left as it is rather than
+ * replaced by an empty list, which would lose the data.
+ */
 function planCells(rows: Row[], column: string, toRef: (entry: unknown) => Ref | undefined): CellPlan[] {
   const plans: CellPlan[] = [];
   for (const row of rows) {
     if (!(column in row)) continue;
-    const entries = cellEntries(row[column]);
+    const cell = row[column];
+    const entries = cellEntries(cell);
     const refs = entries === null ? null : entries.map(toRef).filter((r): r is Ref => r !== undefined);
+    if (refs?.length === 0 && typeof cell === 'string' && parseJsonText(cell) === cell) continue;
     plans.push({ row, column, refs });
   }
   return plans;

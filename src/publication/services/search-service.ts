@@ -4,9 +4,9 @@
  * The searched column is always read (fragments need it) and dropped again when `fields` left
  * it out, so a result page can stay light.
  *
- * At most SEARCH_MAX_CANDIDATES best-ranked matching rows are served and counted (see
- * db/search-sql.ts), so a very common word costs a bounded amount of work. When that cap is
- * reached the page says so (`candidatesCapped`): more rows may match than can be paged.
+ * At most SEARCH_MAX_CANDIDATES best-ranked matching rows are served (see db/search-sql.ts), so
+ * a very common word costs a bounded amount of ranking; `total` still counts every match. When
+ * the cap is reached the page says so (`candidatesCapped`): more rows match than can be paged.
  */
 import { CANDIDATES_COLUMN } from '../db/search-sql.js';
 import type { Row } from '../db/types.js';
@@ -22,7 +22,7 @@ import type { RecordPage } from './records-service.js';
 import { resolveRowRelations } from './relations-service.js';
 
 export interface SearchPage extends RecordPage<Row[]> {
-  /** The candidate cap was reached: more rows may match than were served (and counted in `total`). */
+  /** The candidate cap was reached: more rows may match than can be paged (`total` counts them all). */
   candidatesCapped: boolean;
 }
 

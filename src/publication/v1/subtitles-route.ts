@@ -6,9 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContext } from '../http/request-context.js';
-import { durationOf, findMediaAsset } from '../services/av-media.js';
-import { requireTranscriptionColumn } from '../services/av-service.js';
-import { maskText, restrictedTags } from './restricted.js';
+import { loadAvRecord } from './actions/av-record.js';
+import { avShapeOf } from './av-shape.js';
 import { buildWebVtt } from './subtitles.js';
 import type { V1Config } from './v1-config.js';
 
@@ -48,28 +47,16 @@ export function subtitlesRoutes(v1: V1Config, send: Send, checkCode: Check, choo
       if (typeof db !== 'string') return send(reply, db.error, VTT);
       const ctx = requestContext(request);
       try {
-        const table = (await ctx.schemas.get(db)).tables.get(ctx.config.av.table);
-        if (!table) return send(reply, `Error on build_subtitles. Record not found: ${id}`, VTT);
-        const column = requireTranscriptionColumn(ctx, table);
-        const where = [{ column: 'section_id', op: 'eq' as const, value: id }];
-        if (table.hasLang) where.push({ column: 'lang', op: 'eq' as const, value: lang } as never);
-        const [row] = await ctx.driver.select(db, {
-          table: table.name,
-          columns: table.columns.map((c) => c.name),
-          where,
-          orderBy: [],
-          limit: 1,
-        });
-        if (!row) return send(reply, `Error on build_subtitles. Record not found: ${id}`, VTT);
-        const asset = await findMediaAsset(ctx, db, row, id);
+        const shape = await avShapeOf(ctx, db);
+        if (!(await ctx.schemas.get(db)).tables.has(shape.table))
+          return send(reply, `Error on build_subtitles. Record not found: ${id}`, VTT);
         const call = { ctx, v1, db, lang, options: {}, log: request.log };
-        const restricted = (await restrictedTags(call, lang)).get(String(id)) ?? [];
-        const text = maskText(
-          typeof row[column] === 'string' ? (row[column] as string) : '',
-          restricted,
-        ).text;
+        // The record as every v1 action reads it (av-record.ts): masked text and duration included.
+        const record = await loadAvRecord(call, id, lang);
+        if (!record) return send(reply, `Error on build_subtitles. Record not found: ${id}`, VTT);
+        const text = record.text.stored;
         const vtt = buildWebVtt(text, {
-          duration: durationOf(asset, row),
+          duration: record.duration,
           tcIn: intOf(q.get('tc_in')),
           tcOut: intOf(q.get('tc_out')),
         });

@@ -5,12 +5,21 @@
  * Restricted passages (V1_TERM_ID_RESTRICTED) are masked in every text (restricted.ts).
  */
 import type { Row } from '../../db/types.js';
+import { avShapeOf, DEDALO_AV_RELATION_COLUMN, relationIdsOf } from '../av-shape.js';
 import { thesaurusMap } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optList, optString, recordRow, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
-import { relationId, relationItems, shapeRow, type V1Row } from '../v1-rows.js';
+import { relationId, relationItems, shapeRow } from '../v1-rows.js';
 import { type IndexLocator, readLocator, termsIndexing } from './av.js';
-import { type AvRecord, fragmentOf, indexTagIds, loadAvRecord, wholeText } from './av-record.js';
+import { interviewFields, nodeImage } from './av-interview.js';
+import {
+  type AvInterview,
+  type AvRecord,
+  fragmentOf,
+  indexTagIds,
+  loadAvRecord,
+  wholeText,
+} from './av-record.js';
 import { deleteMarks } from './portals.js';
 
 function recordId(value: string | undefined, name: string): number {
@@ -19,50 +28,13 @@ function recordId(value: string | undefined, name: string): number {
   return Number(value.trim());
 }
 
-/** Rows of `table` for the ids a relation cell holds, in stored order. */
-async function resolveCell(call: V1Call, table: string, cell: unknown, lang: string): Promise<V1Row[]> {
-  const ids = relationItems(cell)
-    .map(relationId)
-    .filter((id): id is string => id !== undefined && /^\d+$/.test(id));
-  const schema = await call.ctx.schemas.get(call.db);
-  const info = schema.tables.get(table);
-  if (!info || ids.length === 0) return [];
-  const where = [{ column: 'section_id', op: 'in' as const, value: ids.map(Number) }];
-  if (info.hasLang) where.push({ column: 'lang', op: 'eq', value: lang } as never);
-  const rows = await call.ctx.driver.select(call.db, {
-    table: info.name,
-    columns: info.columns.map((c) => c.name),
-    where,
-    orderBy: [],
-  });
-  const byId = new Map(rows.map((r) => [String(r.section_id), r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [shapeRow(info.name, row, call.v1.numbersAsStrings)] : [];
-  });
-}
-
-/** The record's own columns as a free / full node carries them (docs/publication-v1.md). */
-async function interviewFields(call: V1Call, record: AvRecord): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  const shaped = shapeRow(record.table.name, record.row, call.v1.numbersAsStrings);
-  for (const [k, v] of Object.entries(shaped)) {
-    if (['table', 'lang', 'publication', 'images', record.column].includes(k)) continue;
-    out[k === 'section_id' ? 'interview_section_id' : k] = v;
-  }
-  const { speakerTable, speakerRelationColumn, imageColumn } = call.ctx.config.av;
-  if (speakerRelationColumn in record.row) {
-    out[speakerRelationColumn] = await resolveCell(
-      call,
-      speakerTable,
-      record.row[speakerRelationColumn],
-      record.lang,
-    );
-  }
-  if (imageColumn in record.row && (await call.ctx.schemas.get(call.db)).tables.has('image')) {
-    out[imageColumn] = await resolveCell(call, 'image', record.row[imageColumn], record.lang);
-  }
-  return out;
+/** The record's fields of its interview (the transcription left out when the record is the interview). */
+function recordInterviewFields(call: V1Call, record: AvRecord): Promise<Record<string, unknown>> {
+  return interviewFields(
+    call,
+    record.interview,
+    record.shape.kind === 'configured' ? record.column : undefined,
+  );
 }
 
 export async function reelFragmentsOfTypeAction(call: V1Call): Promise<unknown> {
@@ -101,9 +73,10 @@ async function fullNode(call: V1Call, record: AvRecord): Promise<Record<string, 
     table: record.table.name,
     video: record.video,
     duration: record.row.duration ?? null,
-    ...(await interviewFields(call, record)),
   };
-  node.image_url = record.image;
+  const fields = await recordInterviewFields(call, record);
+  Object.assign(node, fields);
+  node.image_url = nodeImage(call, fields, record.image);
   node.ar_restricted_fragments = record.restricted;
   node.fragments = [
     {
@@ -121,8 +94,9 @@ async function fullNode(call: V1Call, record: AvRecord): Promise<Record<string, 
     );
   } else node.terms = false;
   node.result = true;
-  const mediaColumn = call.ctx.config.av.mediaRelationColumn;
-  node.ar_key = relationItems(record.row[mediaColumn])
+  const mediaColumn =
+    record.shape.kind === 'dedalo' ? DEDALO_AV_RELATION_COLUMN : call.ctx.config.av.mediaRelationColumn;
+  node.ar_key = relationItems(record.interview?.row[mediaColumn])
     .map(relationId)
     .filter((x) => x !== undefined);
   node.key = record.id;
@@ -136,15 +110,26 @@ export async function fullReelAction(call: V1Call): Promise<unknown> {
   return { result: await fullNode(call, record), msg: 'Ok. Request full_reel done successfully' };
 }
 
-/** In our model the interview is the record holding the transcription: one full node per id. */
+/**
+ * A full node per audiovisual record of each interview: in Dédalo's shape the ids its
+ * `audiovisual` column lists; in the configured shape the interview is the record itself.
+ */
 export async function fullInterviewAction(call: V1Call): Promise<unknown> {
   const raw = optString(call.options, 'section_id') ?? '';
   const ids = raw.split(',').map((s) => recordId(s, 'section_id'));
   const lang = optLang(call.options) ?? call.lang;
+  const shape = await avShapeOf(call.ctx, call.db);
   const result = [];
   for (const id of ids) {
-    const record = await loadAvRecord(call, id, lang);
-    if (record) result.push(await fullNode(call, record));
+    let avIds = [id];
+    if (shape.kind === 'dedalo') {
+      const interview = shape.interview ? await recordRow(call, shape.interview, id, lang) : undefined;
+      avIds = relationIdsOf(interview?.[DEDALO_AV_RELATION_COLUMN]).map(Number);
+    }
+    for (const avId of avIds) {
+      const record = await loadAvRecord(call, avId, lang);
+      if (record) result.push(await fullNode(call, record));
+    }
   }
   return { result, msg: 'Ok. Request full_interview done successfully' };
 }
@@ -196,6 +181,9 @@ export async function indexationNodeAction(call: V1Call): Promise<unknown> {
     };
   }
   const records = new Map<string, AvRecord | undefined>();
+  const interviews = new Map<string, AvInterview | undefined>();
+  const images = new Map<string, unknown>();
+  const shape = await avShapeOf(call.ctx, call.db);
   const nodes = [];
   for (const l of valid) {
     const id = String(l.section_id);
@@ -203,14 +191,32 @@ export async function indexationNodeAction(call: V1Call): Promise<unknown> {
     if (!records.has(id)) records.set(id, await loadAvRecord(call, Number(id), lang));
     const record = records.get(id);
     if (!record) continue;
+    // A locator whose interview (section_top_id) has no row in the language is skipped too.
+    let interview = record.interview;
+    const top = topOf(l);
+    if (shape.kind === 'dedalo' && shape.interview && /^\d+$/.test(top)) {
+      if (!interviews.has(top)) {
+        const row = await recordRow(call, shape.interview, Number(top), lang);
+        interviews.set(top, row ? { table: shape.interview, row } : undefined);
+      }
+      interview = interviews.get(top);
+      if (!interview) continue;
+    }
+    if (!images.has(top)) {
+      const fields =
+        optString(call.options, 'image_type') === 'identify_image'
+          ? await interviewFields(call, interview)
+          : {};
+      images.set(top, nodeImage(call, fields, record.image));
+    }
     nodes.push({
       term_id: termId,
       locator: l,
       node_id: String(l.tag_id),
       image_type: optString(call.options, 'image_type') ?? 'posterframe',
       lang,
-      image_url: record.image,
-      group_locators: valid.filter((o) => topOf(o) === topOf(l)),
+      image_url: images.get(top),
+      group_locators: valid.filter((o) => topOf(o) === top),
     });
   }
   return { result: nodes, msg: 'OK. Request thesaurus_indexation_node done' };
@@ -232,7 +238,8 @@ export async function videoViewDataAction(call: V1Call): Promise<unknown> {
   const fragment = fragmentOf(call, record, tagId);
   if (!fragment) return failed;
   const { term } = termId ? await termLocators(call, termId, lang) : { term: undefined };
-  const fields = await interviewFields(call, record);
+  const fields = await recordInterviewFields(call, record);
+  const interview = record.interview?.row ?? {};
   const terms = (await termsIndexing(call, new Set([String(id)]), lang)).filter((t) =>
     t.locators.some((l) => String(l.tag_id) === String(tagId)),
   );
@@ -246,9 +253,9 @@ export async function videoViewDataAction(call: V1Call): Promise<unknown> {
     image_url: record.image,
     terms: fragment.terms,
     informant: fields[call.ctx.config.av.speakerRelationColumn] ?? [],
-    summary: record.row.abstract ?? null,
-    interview_date: record.row.date ?? null,
-    interview_code: record.row.code ?? null,
+    summary: interview.abstract ?? null,
+    interview_date: interview.date ?? null,
+    interview_code: interview.code ?? null,
     total: locators.length,
     key,
     ar_key: locators.map((_, i) => i),
@@ -259,7 +266,8 @@ export async function videoViewDataAction(call: V1Call): Promise<unknown> {
   };
   if (optBool(call.options, 'raw_text', false)) answer.raw_text = record.text.stored;
   if (optBool(call.options, 'raw_text_unrestricted', false))
-    answer.raw_text_unrestricted = record.text.stored;
+    answer.raw_text_unrestricted =
+      typeof record.row[record.column] === 'string' ? record.row[record.column] : '';
   return answer;
 }
 

@@ -7,20 +7,22 @@
  */
 
 import { CANDIDATES_COLUMN } from '../../db/search-sql.js';
+import type { Row } from '../../db/types.js';
 import { withStableOrder } from '../../query/sort-and-fields.js';
-import { durationOf, findMediaAsset, mediaUrl, withTimeWindow } from '../../services/av-media.js';
+import { withTimeWindow } from '../../services/av-media.js';
 import { requireTranscriptionColumn } from '../../services/av-service.js';
 import { analyseText, findFragments } from '../../text/fragments.js';
 import { indexPassage } from '../../text/passages.js';
 import { highlightTermsOf, parseSearchQuery } from '../../text/search-query.js';
 import { buildTimeline, timecodesOfSpan } from '../../text/timecodes.js';
+import { avShapeOf } from '../av-shape.js';
 import { maskText, restrictedTags } from '../restricted.js';
 import { parseCondition } from '../sql-subset.js';
 import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
-import { shapeRow } from '../v1-rows.js';
-import { fragmentOf, loadAvRecord, subtitlesUrl } from './av-record.js';
+import { interviewFields, nodeImage } from './av-interview.js';
+import { fragmentOf, loadAvRecord, recordMedia, subtitlesUrl } from './av-record.js';
 
 export interface IndexLocator {
   section_id?: unknown;
@@ -111,6 +113,12 @@ export async function termsIndexing(
   return out.sort((a, b) => String(a.term).localeCompare(String(b.term)));
 }
 
+/** A search row without the ranking columns the search adds. */
+function withoutSearchColumns(row: Row): Row {
+  const { relevance: _r, [CANDIDATES_COLUMN]: _c, ...rest } = row;
+  return rest;
+}
+
 /** `reel_terms`: the terms indexing one or more records, each with its locators on them. */
 export async function reelTermsAction(call: V1Call): Promise<unknown> {
   const raw = optString(call.options, 'av_section_id') ?? '';
@@ -135,8 +143,9 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
   const listFragment = optBool(options, 'list_fragment', true);
   const videoFragment = optBool(options, 'video_fragment', false);
   const fragmentTerms = optBool(options, 'fragment_terms', false);
-  const table = await tableOf(call, ctx.config.av.table);
-  const column = requireTranscriptionColumn(ctx, table);
+  const shape = await avShapeOf(ctx, db);
+  const table = await tableOf(call, shape.table);
+  const column = shape.kind === 'dedalo' ? shape.column : requireTranscriptionColumn(ctx, table);
   if (!table.fulltextColumns.has(column))
     throw new V1Error('Error. Request free_search failed. No full-text index');
   let search: ReturnType<typeof parseSearchQuery>;
@@ -169,11 +178,13 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
   const terms = highlightTermsOf(search);
   const restricted = await restrictedTags(call, lang);
   const result = [];
-  // Each row's media is one or two lookups: all rows' at once, not one row after the other.
-  const assets = await Promise.all(rows.map((row) => findMediaAsset(ctx, db, row, Number(row.section_id))));
+  // Each row's media and interview are a lookup or two: all rows' at once, not one after the other.
+  const media = await Promise.all(
+    rows.map((row) => recordMedia(call, shape, table, row, Number(row.section_id), lang)),
+  );
   for (const [i, row] of rows.entries()) {
     const id = Number(row.section_id);
-    const asset = assets[i];
+    const { video, image, duration, interview } = media[i]!;
     const raw = typeof row[column] === 'string' ? (row[column] as string) : '';
     const stored = maskText(raw, restricted.get(String(id)) ?? []).text;
     // The whole text's tags serve video fragments and fragment terms only; without them a long
@@ -191,15 +202,15 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
       list_fragment: listFragment,
       fragment_terms: fragmentTerms,
       lang,
-      video: mediaUrl(asset?.video, ctx.config.mediaBaseUrl),
+      video,
     };
-    const shaped = shapeRow(table.name, row, call.v1.numbersAsStrings);
-    for (const [k, v] of Object.entries(shaped)) {
-      if (['table', 'lang', 'publication', 'images', column, 'relevance', CANDIDATES_COLUMN].includes(k))
-        continue;
-      node[k === 'section_id' ? 'interview_section_id' : k] = v;
-    }
-    node.image_url = mediaUrl(asset?.image, ctx.config.mediaBaseUrl);
+    const fields = await interviewFields(
+      call,
+      interview && { ...interview, row: withoutSearchColumns(interview.row) },
+      shape.kind === 'configured' ? column : undefined,
+    );
+    Object.assign(node, fields);
+    node.image_url = nodeImage(call, fields, image);
     node.ar_restricted_fragments = call.v1.termIdRestricted ? [] : null;
     // fragment_terms: the terms of the index tags whose passage spans the match.
     const byTag = new Map<string, { term_id: unknown; term: unknown }[]>();
@@ -214,9 +225,7 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
         if (p) passages.set(tag.tagId, p);
       }
     }
-    const timeline =
-      text && videoFragment ? buildTimeline(text.tags, text.plain, durationOf(asset, row)) : undefined;
-    const video = mediaUrl(asset?.video, ctx.config.mediaBaseUrl);
+    const timeline = text && videoFragment ? buildTimeline(text.tags, text.plain, duration) : undefined;
     node.fragments = picked.map((f) => {
       const out: Record<string, unknown> = { word: terms[f.term]?.words.join(' ') ?? '', match: f.position };
       if (listFragment) out.list_fragment = `.. ${f.text} ..`;

@@ -156,6 +156,32 @@ async function thesaurusInfos(call: V1Call): Promise<TableInfo[]> {
   return Promise.all(names.map((n) => tableOf(call, n)));
 }
 
+/** The rows of `info` whose parent is `parent` (descriptors, not restricted, by norder). */
+async function childRows(call: V1Call, info: TableInfo, parent: string, lang: string): Promise<Row[]> {
+  const kids = (await childIds(call, info, [parent], lang)).get(parent) ?? [];
+  if (kids.length === 0) return [];
+  return selectRows(call, info, [{ column: 'term_id', op: 'in', value: kids }, ...langWhere(info, lang)]);
+}
+
+/** The `name` of hierarchy record `hierarchy1_<n>` (Dédalo's `hierarchy` table), '' when unknown. */
+async function hierarchyName(call: V1Call, id: string, lang: string): Promise<string> {
+  const info = (await call.ctx.schemas.get(call.db)).tables.get('hierarchy');
+  const n = Number(id.split('_')[1]);
+  if (!info?.columnsByName.has('name') || !Number.isInteger(n)) return '';
+  const [row] = await call.ctx.driver.select(call.db, {
+    table: info.name,
+    columns: ['name'],
+    where: [{ column: 'section_id', op: 'eq', value: n }, ...langWhere(info, lang)],
+    orderBy: [],
+    limit: 1,
+  });
+  return typeof row?.name === 'string' ? row.name : '';
+}
+
+/** The tld of a term row: its `tld` column, else its term id's prefix. */
+const tldOf = (row: Row) =>
+  typeof row.tld === 'string' && row.tld !== '' ? row.tld : String(row.term_id).split('_')[0]!;
+
 export async function rootListAction(call: V1Call): Promise<unknown> {
   const lang = langOf(call);
   const exclude = new Set(optList(call.options, 'exclude_tld') ?? ['xx']);
@@ -164,46 +190,48 @@ export async function rootListAction(call: V1Call): Promise<unknown> {
   if (parents) {
     for (const parent of parents) {
       const id = requireTermId(parent, 'parents');
+      if (id.startsWith('hierarchy')) {
+        // A hierarchy record is no term: its children are the terms under it in any thesaurus table.
+        const name = await hierarchyName(call, id, lang);
+        const terms: TsTerm[] = [];
+        for (const info of await thesaurusInfos(call)) {
+          terms.push(...(await tsTerms(call, info, await childRows(call, info, id, lang), lang, name)));
+        }
+        result[id] = terms;
+        continue;
+      }
       const found = await termRow(call, id, lang);
       if (!found) continue;
-      const kids = (await childIds(call, found.info, [id], lang)).get(id) ?? [];
-      const rows =
-        kids.length === 0
-          ? []
-          : await selectRows(call, found.info, [
-              { column: 'term_id', op: 'in', value: kids },
-              ...langWhere(found.info, lang),
-            ]);
-      const key = id.startsWith('hierarchy') ? id : (id.split('_')[0] ?? id);
-      result[key] = await tsTerms(call, found.info, rows, lang, String(found.row?.term ?? ''));
+      const rows = await childRows(call, found.info, id, lang);
+      result[id.split('_')[0] ?? id] = await tsTerms(
+        call,
+        found.info,
+        rows,
+        lang,
+        String(found.row?.term ?? ''),
+      );
     }
     return { result };
   }
+  // Each tld of each table (a table may hold several): its top terms are those without a parent
+  // or under a hierarchy record (Dédalo's `<tld>_1` root sits under `hierarchy1_<n>`). A single
+  // top is the tld's root: its children are listed; several tops are listed themselves.
   for (const info of await thesaurusInfos(call)) {
     if (!info.columnsByName.has('term_id')) continue;
     const where: Condition[] = [...langWhere(info, lang), ...restrictedWhere(call, info)];
-    const tops = (await selectRows(call, info, where)).filter((r) => parentOf(r) === '');
     const byTld = new Map<string, Row[]>();
-    for (const row of tops) {
-      const tld = String(row.term_id).split('_')[0]!;
+    for (const row of await selectRows(call, info, where)) {
+      const parent = parentOf(row);
+      if (parent !== '' && !parent.startsWith('hierarchy')) continue;
+      const tld = tldOf(row);
       if (!exclude.has(tld)) byTld.set(tld, [...(byTld.get(tld) ?? []), row]);
     }
-    for (const [tld, roots] of byTld) {
-      let rows = roots;
-      if (roots.length === 1) {
-        const id = String(roots[0]!.term_id);
-        const kids = (await childIds(call, info, [id], lang)).get(id) ?? [];
-        rows =
-          kids.length === 0
-            ? []
-            : await selectRows(call, info, [
-                { column: 'term_id', op: 'in', value: kids },
-                ...langWhere(info, lang),
-              ]);
-      } else if (info.columnsByName.has('descriptor')) {
-        rows = roots.filter((r) => r.descriptor !== 'no');
-      }
-      result[tld] = await tsTerms(call, info, rows, lang, '');
+    for (const [tld, tops] of byTld) {
+      const list =
+        tops.length === 1
+          ? await childRows(call, info, String(tops[0]!.term_id), lang)
+          : tops.filter((r) => r.descriptor !== 'no');
+      result[tld] = await tsTerms(call, info, list, lang, '');
     }
   }
   return { result };
