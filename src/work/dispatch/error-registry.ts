@@ -418,6 +418,14 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The ontology holds no element of this TLD',
   },
+  // Installing a thesaurus TLD (ontology/hierarchy-install.ts).
+  'ontology.hierarchy_tld_invalid': {
+    category: 'validation',
+    label_key: 'error_ontology_hierarchy_tld_invalid',
+    retryable: false,
+    message:
+      'This TLD cannot be installed as a thesaurus (not a TLD, a bad name, or its sections are something else); nothing was written; details.problems says why',
+  },
   'component.model_not_implemented': {
     category: 'validation',
     label_key: 'error_component_model_not_implemented',
