@@ -50,7 +50,10 @@ export interface HierarchyTldOptions {
 
 export interface HierarchyTldInstall {
   tld: string;
-  /** False when the TLD's sections already existed (nothing was written). */
+  /**
+   * False when the TLD's sections already existed: nothing was written, unless the parent and
+   * children relations had lost them from their targets (then only those were written back).
+   */
   created: boolean;
   termSection: string;
   modelSection: string;
