@@ -91,7 +91,18 @@ export class DdImport extends LitElement {
       .check { display: flex; gap: 0.4rem; align-items: center; margin: 0.5rem 0; }
       .table-wrap { overflow-x: auto; }
       td select { min-width: 10rem; }
-      td.col { font-family: ui-monospace, monospace; word-break: break-all; }
+      td.col { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+      .card > h2:first-child { margin-top: 0.25rem; }
+      .fields select { max-width: 26rem; }
+      /* On a phone each column of the file is a block: its name, then its choices, full width. */
+      @media (max-width: 640px) {
+        table.mapping thead { display: none; }
+        table.mapping tr { display: block; padding: 0.5rem 0; border-bottom: 1px solid var(--line); }
+        table.mapping td { display: block; border: 0; padding: 0.15rem 0; }
+        table.mapping td.col { font-weight: 600; }
+        table.mapping td select { width: 100%; }
+        table.mapping td:empty { display: none; }
+      }
       .actions { display: flex; gap: 0.6rem; flex-wrap: wrap; align-items: center; margin-top: 0.75rem; }
       .counts { display: flex; gap: 0.5rem 1.5rem; flex-wrap: wrap; margin: 0.5rem 0; padding: 0; list-style: none; }
       .counts li { display: flex; flex-direction: column; }
@@ -377,7 +388,7 @@ export class DdImport extends LitElement {
   private renderMappedColumns(columns: string[]) {
     const langs = this.session.langs;
     const fieldLabel = (e: ContextEntry) => `${e.label ?? e.tipo}`;
-    return html`<div class="table-wrap"><table>
+    return html`<div class="table-wrap"><table class="mapping">
       <caption class="visually-hidden">${t('importColumns')}</caption>
       <thead><tr><th scope="col">${t('importColumn')}</th><th scope="col">${t('importField')}</th>
         <th scope="col">${t('importLanguageOrMatch')}</th></tr></thead>
