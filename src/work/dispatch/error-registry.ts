@@ -432,6 +432,20 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: "This component's model is not implemented here: it is shown read-only and cannot be saved",
   },
+  'import.invalid_file': {
+    category: 'validation',
+    label_key: 'error_import_invalid_file',
+    retryable: false,
+    message:
+      'The collection file cannot be imported (encoding, syntax, header, mapping, section); nothing was written; details say where',
+  },
+  'import.undo_conflict': {
+    category: 'conflict',
+    label_key: 'error_import_undo_conflict',
+    retryable: false,
+    message:
+      'Records of this import were changed after it (or it was undone already); nothing was undone; details list them',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;
