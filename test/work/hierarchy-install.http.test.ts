@@ -8,6 +8,8 @@
  * TLD's ontology export reads back unchanged. On PostgreSQL, a second instance serves the new
  * sections too.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkCli } from '../../src/work/cli.js';
 import { WorkError } from '../../src/work/dispatch/error-registry.js';
@@ -374,5 +376,53 @@ describe.each(workEngineCases())('npm run work -- thesaurus install ($engine)', 
     } finally {
       await fresh.dispose();
     }
+  });
+});
+
+describe.each(workEngineCases())('a thesaurus package of a TLD the ontology lacks ($engine)', (engine) => {
+  let work: WorkServerHandle;
+  let root: WorkBrowser;
+  beforeAll(async () => {
+    work = await startTestWorkServer(engine);
+    root = await rootBrowser(work);
+  });
+  afterAll(async () => {
+    await work?.stop();
+  });
+
+  it('ad1.copy imports in one call: ad1/ad2 installed, the terms with their parents and children', async () => {
+    const content = readFileSync(join(import.meta.dirname, 'collections', 'fixtures', 'ad1.copy'), 'utf8');
+    const report = ok(
+      await root.post({
+        dd_api: 'dd_import_api',
+        action: 'import_records',
+        options: { content, file_name: 'ad1.copy' },
+      }),
+    );
+    expect(report.installed_tlds).toEqual(['ad']);
+    expect(report.counts).toMatchObject({ created: 4, refused: 0 });
+    const { ontology } = await loadStoredOntology(work.server.db);
+    expect([ontology.virtualOf('ad1'), ontology.virtualOf('ad2')]).toEqual(['ts1', 'ts1']);
+    const { rows } = await work.server.db.query<{
+      id: number;
+      relation: Record<string, { section_tipo: string; section_id: number }[]>;
+    }>(
+      `SELECT section_id AS id, relation FROM matrix_hierarchy WHERE section_tipo = 'ad1' ORDER BY section_id`,
+    );
+    const links = (id: number, tipo: string) =>
+      (rows.find((r) => r.id === id)?.relation[tipo] ?? []).map((l) => `${l.section_tipo} ${l.section_id}`);
+    expect(links(1, 'hierarchy49')).toEqual(['ad1 2', 'ad1 3']);
+    expect(links(2, 'hierarchy36')).toEqual(['ad1 1']);
+    expect(links(3, 'hierarchy36')).toEqual(['ad1 1']);
+    // The same file again: the TLD is there, nothing new.
+    const again = ok(
+      await root.post({
+        dd_api: 'dd_import_api',
+        action: 'import_records',
+        options: { content, file_name: 'ad1.copy' },
+      }),
+    );
+    expect(again.installed_tlds).toEqual([]);
+    expect(again.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
   });
 });

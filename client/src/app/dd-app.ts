@@ -250,6 +250,8 @@ export class DdApp extends LitElement {
         return `${t('maintenance')} — Dédalo`;
       case 'import':
         return `${t('importTitle')} — Dédalo`;
+      case 'imported':
+        return `${t('importDid', { id: r.id })} — Dédalo`;
       default:
         return 'Dédalo';
     }
@@ -400,6 +402,8 @@ export class DdApp extends LitElement {
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
       case 'import':
         return html`<dd-import .session=${this.session} .section=${r.section ?? ''}></dd-import>`;
+      case 'imported':
+        return html`<dd-import .session=${this.session} .importId=${r.id}></dd-import>`;
       default:
         return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>
           <p><a href=${hrefOf({ name: 'import' })}>${t('importHomeLink')}</a></p>`;

@@ -20,7 +20,7 @@ import { uploadFile } from '../upload/chunked-upload.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import { type DetectedFile, detectFile, type ImportKind, looseText, tipoOfHeader } from './import-file.js';
-import { hrefOf } from './router.js';
+import { hrefOf, navigate } from './router.js';
 import { isOntologySection, type Session } from './session.js';
 import { baseStyles } from './styles.js';
 
@@ -64,6 +64,18 @@ interface ColumnChoice {
   lang: string;
   /** 'id', or `key:<section>:<component>` (the related record whose field holds the cell's text). */
   match: string;
+}
+
+/** `get_import`'s answer: the run (collections/import-register.ts) and its stored report. */
+interface ImportSummary {
+  id: number;
+  file_name: string;
+  section_tipo: string | null;
+  username: string | null;
+  started_at: string;
+  status: 'running' | 'done' | 'failed';
+  undone_at: string | null;
+  report: ImportReport | null;
 }
 
 type Phase = 'choose' | 'working' | 'tried' | 'done';
@@ -117,6 +129,8 @@ export class DdImport extends LitElement {
   static override properties = {
     session: { attribute: false },
     section: {},
+    importId: { type: Number },
+    run_: { state: true },
     file: { state: true },
     detected: { state: true },
     elements: { state: true },
@@ -134,6 +148,10 @@ export class DdImport extends LitElement {
   };
   declare session: Session;
   declare section: string;
+  /** `#/imported/<id>`: the page shows that import's stored report (and its undo). */
+  declare importId: number;
+  /** Who ran the shown import, from what file, when (get_import). */
+  declare run_: ImportSummary | undefined;
   declare file: File | undefined;
   declare detected: DetectedFile | undefined;
   declare elements: ContextEntry[];
@@ -156,6 +174,7 @@ export class DdImport extends LitElement {
   constructor() {
     super();
     this.section = '';
+    this.importId = 0;
     this.elements = [];
     this.choices = [];
     this.idColumn = '';
@@ -176,6 +195,34 @@ export class DdImport extends LitElement {
 
   override updated(changed: Map<string, unknown>) {
     if (changed.has('section')) void this.loadElements();
+    if (changed.has('importId') && this.importId > 0) void this.loadImport();
+  }
+
+  /** An import done earlier (or just now): its stored report, and whether it was undone. */
+  private async loadImport() {
+    const id = this.importId;
+    try {
+      const answer = await this.session.api.call<ImportSummary>({
+        dd_api: 'dd_import_api',
+        action: 'get_import',
+        options: { import_id: id },
+      });
+      if (id !== this.importId) return;
+      this.run_ = answer.data;
+      this.undone = answer.data.undone_at !== null;
+      if (answer.data.report) this.showReport(answer.data.report);
+      this.phase = 'done';
+    } catch (err) {
+      this.error = err instanceof ApiError ? err.message : t('importNotRead');
+    }
+  }
+
+  private showReport(report: ImportReport) {
+    if (this.refusedUrl) URL.revokeObjectURL(this.refusedUrl);
+    this.refusedUrl = report.refused_csv
+      ? URL.createObjectURL(new Blob([report.refused_csv], { type: 'text/csv;charset=utf-8' }))
+      : '';
+    this.report = report;
   }
 
   /** The sections a file may be imported into: every section of the menu but the ontology's. */
@@ -345,17 +392,16 @@ export class DdImport extends LitElement {
         action: 'import_records',
         options,
       });
-      this.report = answer.data;
-      if (answer.data.refused_csv) {
-        this.refusedUrl = URL.createObjectURL(
-          new Blob([answer.data.refused_csv], { type: 'text/csv;charset=utf-8' }),
-        );
-      }
+      this.showReport(answer.data);
       this.phase = dryRun ? 'tried' : 'done';
-      if (!dryRun && answer.data.written) {
-        this.session.announce(t('importDone', { id: answer.data.import_id ?? '' }));
-        // Imported users or profiles may change what the menu offers.
-        void this.session.refreshMenu();
+      if (!dryRun && answer.data.import_id !== null) {
+        if (answer.data.written) {
+          this.session.announce(t('importDone', { id: answer.data.import_id }));
+          // Imported users or profiles (or a thesaurus installed) may change what the menu offers.
+          void this.session.refreshMenu();
+        }
+        // The result has an address of its own: back from the list, or a reload, finds it again.
+        navigate({ name: 'imported', id: answer.data.import_id });
       }
     } catch (err) {
       this.phase = 'choose';
@@ -567,7 +613,30 @@ export class DdImport extends LitElement {
     </section>`;
   }
 
+  /** `#/imported/<id>`: the stored report of an import, with Undo for global administrators. */
+  private renderImported() {
+    const run = this.run_;
+    return html`<div lang=${uiLang()}>
+      <h1>${t('importTitle')}</h1>
+      ${
+        run
+          ? html`<p class="muted">${t('importRunBy', {
+              file: run.file_name,
+              user: run.username ?? '',
+              when: new Date(run.started_at).toLocaleString(uiLang()),
+            })}</p>`
+          : ''
+      }
+      ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''}
+      ${this.renderReport()}
+      <p><a href=${hrefOf(run?.section_tipo ? { name: 'import', section: run.section_tipo } : { name: 'import' })}>${t('importAnother')}</a></p>
+      <dd-confirm-dialog class="undo" danger confirm-label=${t('importUndo')} heading=${t('importUndoTitle', { id: this.importId })}
+        .body=${html`<p>${t('importUndoBody')}</p>`}></dd-confirm-dialog>
+    </div>`;
+  }
+
   override render() {
+    if (this.importId > 0) return this.renderImported();
     const missing = this.missing();
     const working = this.phase === 'working';
     const d = this.detected;

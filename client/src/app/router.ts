@@ -6,6 +6,7 @@
  *   #/edit/<section>/<id> one record in edit mode
  *   #/maintenance         the maintenance widgets
  *   #/import[/<section>]  importing records from a file (into that section)
+ *   #/imported/<id>       what an import did (its stored report), with its undo
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -15,7 +16,8 @@ export type Route =
   | { name: 'list'; section: string; offset: number; limit?: number }
   | { name: 'edit'; section: string; id: number }
   | { name: 'maintenance' }
-  | { name: 'import'; section?: string };
+  | { name: 'import'; section?: string }
+  | { name: 'imported'; id: number };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -35,6 +37,8 @@ export function parseRoute(hash: string): Route {
     return { name: 'edit', section: parts[1], id: Number(parts[2]) };
   }
   if (parts[0] === 'maintenance') return { name: 'maintenance' };
+  if (parts[0] === 'imported' && parts[1] && /^\d{1,15}$/.test(parts[1]))
+    return { name: 'imported', id: Number(parts[1]) };
   if (parts[0] === 'import') return parts[1] ? { name: 'import', section: parts[1] } : { name: 'import' };
   return { name: 'home' };
 }
@@ -52,6 +56,8 @@ export function hrefOf(route: Route): string {
       return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
     case 'maintenance':
       return '#/maintenance';
+    case 'imported':
+      return `#/imported/${route.id}`;
     case 'import':
       return route.section ? `#/import/${encodeURIComponent(route.section)}` : '#/import';
     default:

@@ -399,4 +399,6 @@ export default {
     'Cada registre que va canviar torna a com era abans de la importació, i els registres que va crear s’eliminen.',
   importUndone: 'Importació {{id}} desfeta.',
   importUndoForce: 'Desfés-la igualment',
+  importRunBy: '{{file}}, importat per {{user}} el {{when}}',
+  importAnother: 'Importa un altre fitxer',
 } satisfies Messages;

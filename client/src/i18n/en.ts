@@ -392,4 +392,6 @@ export default {
     'Every record it changed goes back to how it was before the import, and the records it created are removed.',
   importUndone: 'Import {{id}} undone.',
   importUndoForce: 'Undo it anyway',
+  importRunBy: '{{file}}, imported by {{user}} on {{when}}',
+  importAnother: 'Import another file',
 };

@@ -400,4 +400,6 @@ export default {
     'Cada registro que cambió vuelve a como estaba antes de la importación, y los registros que creó se eliminan.',
   importUndone: 'Importación {{id}} deshecha.',
   importUndoForce: 'Deshacerla de todos modos',
+  importRunBy: '{{file}}, importado por {{user}} el {{when}}',
+  importAnother: 'Importar otro archivo',
 } satisfies Messages;

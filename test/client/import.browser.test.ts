@@ -1,0 +1,182 @@
+/**
+ * The Import page in Chromium against the real server (PGlite): from the interviews' list, Import
+ * opens the page with the section chosen; a spreadsheet CSV's columns are mapped by label (the
+ * title in Spanish, the informant found by name); the dry run lists the refused row (a date that
+ * does not exist) and writes nothing; the run creates the other two, which the list then shows,
+ * and offers the refused row as a CSV with its reason; a global admin undoes the import.
+ * Screenshots of the mapped columns and of the result at 1366, 1024 and 390 pixels in English,
+ * Spanish and Catalan go to test-screenshots/.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOntology } from '../../src/work/ontology/load-ontology.js';
+import {
+  haveChromium,
+  logIn,
+  newAppPage,
+  screenshot,
+  seriousViolations,
+  startClientChromium,
+  warnWithoutChromium,
+} from '../helpers/client-browser.js';
+import { workEngineCases } from '../helpers/work-engines.js';
+import { insertRecordValues, text } from '../helpers/work-records.js';
+import { startTestWorkServer, type WorkServerHandle } from '../helpers/work-server.js';
+
+warnWithoutChromium('the Import page browser test is');
+
+const ontology = loadOntology();
+
+const CSV = [
+  'Code;Title;Interview date;Informant',
+  'OH-101;La guerra;1990-05-17;Rosa',
+  'OH-102;El molí;2001-02-30;',
+  'OH-103;Les eres;1985;',
+  '',
+].join('\n');
+
+const WIDTHS = [
+  [1366, 800],
+  [1024, 768],
+  [390, 844],
+] as const;
+
+describe.runIf(haveChromium)('the Import page', () => {
+  let browser: Browser;
+  let s: WorkServerHandle;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await startClientChromium();
+    s = await startTestWorkServer(workEngineCases()[0]!);
+    await insertRecordValues(s.server.db, ontology, 'rsc197', 7, {
+      rsc85: [text('Rosa')],
+      rsc86: [text('Serra')],
+    });
+    ({ page } = await newAppPage(browser, { width: 1366, height: 800 }));
+    await page.goto(`${new URL(s.server.url).origin}/#/`);
+    await logIn(page);
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  const codes = async () =>
+    (
+      await s.server.db.query<{ code: string }>(
+        `SELECT string -> 'oh14' -> 0 ->> 'value' AS code FROM matrix WHERE section_tipo = 'oh1' ORDER BY 1`,
+      )
+    ).rows.map((r) => r.code);
+
+  /** The page with the file chosen and its columns mapped (the title in Spanish, informant by name). */
+  async function chooseAndMap(english = true) {
+    await page.goto(`${new URL(s.server.url).origin}/#/list/oh1`);
+    await page.reload();
+    await page.locator('dd-section-list a[href="#/import/oh1"]').click();
+    await page.locator('dd-import input[type=file]').setInputFiles({
+      name: 'interviews.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(CSV, 'utf8'),
+    });
+    // Columns named as the fields' labels are mapped already; the title's language and the
+    // informant's key are chosen.
+    const field = (column: string) => page.locator(`dd-import select[aria-label$="${column}"]`).first();
+    await field('Title').waitFor();
+    if (english) {
+      expect(await field('Code').inputValue()).toBe('oh14');
+      expect(await field('Interview date').inputValue()).toBe('oh29');
+    } else {
+      await field('Code').selectOption('oh14');
+      await field('Title').selectOption('oh16');
+      await field('Interview date').selectOption('oh29');
+    }
+    await field('Informant').selectOption('oh24');
+    await page.locator('dd-import select[aria-label*="Informant"]').nth(1).selectOption('key:rsc197:rsc85');
+    await page.locator('dd-import select[aria-label*="Title"]').nth(1).selectOption('lg-spa');
+  }
+
+  it('tries a spreadsheet CSV (nothing written), imports it, offers the refused row, and a global admin undoes it', async () => {
+    await chooseAndMap();
+    const page_ = page.locator('dd-import');
+    await page_.getByRole('button', { name: 'Try it (nothing is written)' }).click();
+    await page_.getByRole('heading', { name: 'What the import would do' }).waitFor();
+    const refusedTable = page_.locator('table.refusals');
+    expect(await refusedTable.locator('tbody tr').count()).toBe(1);
+    expect(await refusedTable.locator('tbody tr td.line').textContent()).toBe('3');
+    expect(await refusedTable.textContent()).toMatch(/Interview date/);
+    expect(await codes()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page_.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
+    await page_.getByRole('heading', { name: /^Import \d+: what it did$/ }).waitFor();
+    expect(await codes()).toEqual(['OH-101', 'OH-103']);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page_.getByRole('link', { name: /Download the refused rows/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('interviews-refused.csv');
+    const refused = readFileSync((await download.path())!, 'utf8').split('\n');
+    expect(refused[0]).toBe('Code;Title;Interview date;Informant;reason');
+    expect(refused[1]).toMatch(/^OH-102;El molí;2001-02-30;;Interview date: /);
+
+    // The list shows the imported records, the informant found by name.
+    await page_.getByRole('link', { name: /Open the list of/ }).click();
+    await page.getByRole('cell', { name: 'OH-103' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'OH-101' }).count()).toBe(1);
+
+    // Undo (root is a global admin): the records go.
+    await page.goBack();
+    await page.locator('dd-import').getByRole('button', { name: 'Undo this import' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Undo this import' }).click();
+    await page
+      .locator('dd-import')
+      .getByText(/^Import \d+ undone\.$/)
+      .first()
+      .waitFor();
+    expect(await codes()).toEqual([]);
+    // The result keeps its address: a reload shows it again, undone (no second Undo).
+    expect(page.url()).toMatch(/#\/imported\/\d+$/);
+    await page.reload();
+    await page
+      .locator('dd-import')
+      .getByRole('heading', { name: /^Import \d+: what it did$/ })
+      .waitFor();
+    await page
+      .locator('dd-import')
+      .getByText(/^Import \d+ undone\.$/)
+      .first()
+      .waitFor();
+    expect(await page.locator('dd-import').getByRole('button', { name: 'Undo this import' }).count()).toBe(0);
+    await screenshot(page, 'import-undone-en-1366');
+  }, 120_000);
+
+  it('reads in English, Spanish and Catalan at three widths', async () => {
+    for (const [ui, code, tryLabel] of [
+      ['en', 'lg-eng', 'Try it (nothing is written)'],
+      ['es', 'lg-spa', 'Probar (no se escribe nada)'],
+      ['ca', 'lg-cat', 'Prova (no s’escriu res)'],
+    ] as const) {
+      await s.server.db.query('UPDATE sessions SET application_lang = $1, data_lang = $1', [code]);
+      await page.setViewportSize({ width: 1366, height: 800 });
+      await chooseAndMap(ui === 'en');
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        await screenshot(page, `import-mapping-${ui}-${width}`);
+      }
+      await page.setViewportSize({ width: 1366, height: 800 });
+      await page.locator('dd-import').getByRole('button', { name: tryLabel }).click();
+      await page.locator('dd-import table.refusals').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        await screenshot(page, `import-dry-run-${ui}-${width}`);
+      }
+    }
+    await s.server.db.query(`UPDATE sessions SET application_lang = 'lg-eng', data_lang = 'lg-eng'`);
+  }, 180_000);
+});
