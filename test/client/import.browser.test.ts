@@ -21,6 +21,7 @@ import {
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
 import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser } from '../helpers/work-permissions.js';
 import { insertRecordValues, text } from '../helpers/work-records.js';
 import { startTestWorkServer, type WorkServerHandle } from '../helpers/work-server.js';
 
@@ -73,10 +74,18 @@ describe.runIf(haveChromium)('the Import page', () => {
     ).rows.map((r) => r.code);
 
   /** The page with the file chosen and its columns mapped (the title in Spanish, informant by name). */
-  async function chooseAndMap(english = true) {
+  async function chooseAndMap(english = true, listShot = '') {
     await page.goto(`${new URL(s.server.url).origin}/#/list/oh1`);
     await page.reload();
-    await page.locator('dd-section-list a[href="#/import/oh1"]').click();
+    const importLink = page.locator('dd-section-list a[href="#/import/oh1"]');
+    await importLink.waitFor();
+    if (listShot) {
+      // The list's bar with its Import link, on a phone (where the bar wraps).
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, listShot);
+      await page.setViewportSize({ width: 1366, height: 800 });
+    }
+    await importLink.click();
     await page.locator('dd-import input[type=file]').setInputFiles({
       name: 'interviews.csv',
       mimeType: 'text/csv',
@@ -155,6 +164,43 @@ describe.runIf(haveChromium)('the Import page', () => {
     await screenshot(page, 'import-undone-en-1366');
   }, 120_000);
 
+  it('a cataloguer imports with their own rights and is not offered Undo', async () => {
+    await insertLoginUser(s.server.db, 5, {
+      username: 'cata',
+      password: 'cata password',
+      profile: 2,
+      projects: [1],
+    });
+    const { context, page: cata } = await newAppPage(browser, { width: 1366, height: 800 });
+    try {
+      await cata.goto(`${new URL(s.server.url).origin}/#/list/oh1`);
+      await logIn(cata, 'cata', 'cata password');
+      await cata.locator('dd-section-list a[href="#/import/oh1"]').click();
+      await cata.locator('dd-import input[type=file]').setInputFiles({
+        name: 'more.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Code;Title\nOH-201;Per la cataloguer\n', 'utf8'),
+      });
+      await cata.locator('dd-import select[aria-label$="Title"]').first().waitFor();
+      await cata.locator('dd-import').getByRole('button', { name: 'Import', exact: true }).click();
+      await cata.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
+      await cata
+        .locator('dd-import')
+        .getByRole('heading', { name: /^Import \d+: what it did$/ })
+        .waitFor();
+      expect(await codes()).toContain('OH-201');
+      await cata
+        .locator('dd-import')
+        .getByRole('link', { name: /Open the list of/ })
+        .waitFor();
+      expect(await cata.locator('dd-import').getByRole('button', { name: 'Undo this import' }).count()).toBe(
+        0,
+      );
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('reads in English, Spanish and Catalan at three widths', async () => {
     for (const [ui, code, tryLabel] of [
       ['en', 'lg-eng', 'Try it (nothing is written)'],
@@ -163,7 +209,7 @@ describe.runIf(haveChromium)('the Import page', () => {
     ] as const) {
       await s.server.db.query('UPDATE sessions SET application_lang = $1, data_lang = $1', [code]);
       await page.setViewportSize({ width: 1366, height: 800 });
-      await chooseAndMap(ui === 'en');
+      await chooseAndMap(ui === 'en', `import-list-bar-${ui}-390`);
       for (const [width, height] of WIDTHS) {
         await page.setViewportSize({ width, height });
         await screenshot(page, `import-mapping-${ui}-${width}`);
