@@ -105,6 +105,7 @@ export class DdImport extends LitElement {
       td select { min-width: 10rem; }
       td.col { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
       .card > h2:first-child { margin-top: 0.25rem; }
+      .table-wrap + .fields { margin-top: 0.75rem; }
       .fields select { max-width: 26rem; }
       /* On a phone each column of the file is a block: its name, then its choices, full width. */
       @media (max-width: 640px) {
