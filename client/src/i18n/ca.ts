@@ -322,4 +322,7 @@ export default {
   exportHint: 'Els registres de la cerca actual, totes les pàgines.',
   exportDedalo: 'CSV de Dédalo (per tornar a importar)',
   exportPlain: 'CSV per a full de càlcul (etiquetes i valors)',
+  // --- import-core ---
+  importedFrom: 'importat de {{file}} (importació {{id}})',
+  importUndoneBy: 'desfer la importació {{id}} ({{file}})',
 } satisfies Messages;

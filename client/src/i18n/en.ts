@@ -316,4 +316,7 @@ export default {
   exportHint: 'The records of the current search, every page.',
   exportDedalo: 'Dédalo CSV (to import again)',
   exportPlain: 'Spreadsheet CSV (labels and values)',
+  // --- import-core ---
+  importedFrom: 'imported from {{file}} (import {{id}})',
+  importUndoneBy: 'undo of import {{id}} ({{file}})',
 };

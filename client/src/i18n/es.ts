@@ -323,4 +323,7 @@ export default {
   exportHint: 'Los registros de la búsqueda actual, todas las páginas.',
   exportDedalo: 'CSV de Dédalo (para volver a importar)',
   exportPlain: 'CSV para hoja de cálculo (etiquetas y valores)',
+  // --- import-core ---
+  importedFrom: 'importado de {{file}} (importación {{id}})',
+  importUndoneBy: 'deshacer la importación {{id}} ({{file}})',
 } satisfies Messages;
