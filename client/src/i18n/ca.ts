@@ -401,4 +401,7 @@ export default {
   importUndoForce: 'Desfés-la igualment',
   importRunBy: '{{file}}, importat per {{user}} el {{when}}',
   importAnother: 'Importa un altre fitxer',
+  // --- import-core ---
+  importedFrom: 'importat de {{file}} (importació {{id}})',
+  importUndoneBy: 'desfer la importació {{id}} ({{file}})',
 } satisfies Messages;

@@ -394,4 +394,7 @@ export default {
   importUndoForce: 'Undo it anyway',
   importRunBy: '{{file}}, imported by {{user}} on {{when}}',
   importAnother: 'Import another file',
+  // --- import-core ---
+  importedFrom: 'imported from {{file}} (import {{id}})',
+  importUndoneBy: 'undo of import {{id}} ({{file}})',
 };

@@ -402,4 +402,7 @@ export default {
   importUndoForce: 'Deshacerla de todos modos',
   importRunBy: '{{file}}, importado por {{user}} el {{when}}',
   importAnother: 'Importar otro archivo',
+  // --- import-core ---
+  importedFrom: 'importado de {{file}} (importación {{id}})',
+  importUndoneBy: 'deshacer la importación {{id}} ({{file}})',
 } satisfies Messages;

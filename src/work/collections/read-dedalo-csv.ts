@@ -120,6 +120,10 @@ function describeColumns(
         reason: 'not_in_section',
         message: `${h.tipo} is not a component of ${sectionTipo}`,
       };
+    } else if (node.properties?.computed) {
+      // Computed from other components (a full name): the save recomputes it, so the column an
+      // export writes is skipped on the way back in, and the round trip holds.
+      return { index, header, role: 'ignored', tipo: h.tipo, model: node.model };
     } else {
       const problem = importableProblem(node);
       if (problem) column.problem = { reason: 'not_importable', message: problem };
