@@ -113,10 +113,16 @@ describe.runIf(haveChromium)('the Import page', () => {
     const page_ = page.locator('dd-import');
     await page_.getByRole('button', { name: 'Try it (nothing is written)' }).click();
     await page_.getByRole('heading', { name: 'What the import would do' }).waitFor();
-    const refusedTable = page_.locator('table.refusals');
-    expect(await refusedTable.locator('tbody tr').count()).toBe(1);
-    expect(await refusedTable.locator('tbody tr td.line').textContent()).toBe('3');
-    expect(await refusedTable.textContent()).toMatch(/Interview date/);
+    // Row by row: lines 2 and 4 would be created, line 3 is refused and says why.
+    const rows = page_.locator('table.rows tbody tr');
+    expect(await rows.count()).toBe(3);
+    expect((await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+      '2 Would be created',
+      expect.stringMatching(/^3 Refused Interview date: oh29: .*does not exist/),
+      '4 Would be created',
+    ]);
+    await page_.getByLabel('Only refused rows').check();
+    expect(await rows.count()).toBe(1);
     expect(await codes()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -124,6 +130,17 @@ describe.runIf(haveChromium)('the Import page', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
     await page_.getByRole('heading', { name: /^Import \d+: what it did$/ }).waitFor();
     expect(await codes()).toEqual(['OH-101', 'OH-103']);
+    const { rows: informants } = await s.server.db.query<{ code: string; informant: unknown }>(
+      `SELECT string -> 'oh14' -> 0 ->> 'value' AS code, relation -> 'oh24' AS informant
+       FROM matrix WHERE section_tipo = 'oh1' ORDER BY 1`,
+    );
+    // The informant column found Rosa (rsc197 7) by her name; the empty cell linked no one.
+    expect(informants[0]!.informant).toEqual([
+      expect.objectContaining({ section_tipo: 'rsc197', section_id: 7 }),
+    ]);
+    expect(informants[1]!.informant ?? []).toEqual([]);
+    // Each created row links to its record.
+    expect(await page_.locator('table.rows tbody tr a', { hasText: /^record \d+$/ }).count()).toBe(2);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page_.getByRole('link', { name: /Download the refused rows/ }).click(),
@@ -216,7 +233,7 @@ describe.runIf(haveChromium)('the Import page', () => {
       }
       await page.setViewportSize({ width: 1366, height: 800 });
       await page.locator('dd-import').getByRole('button', { name: tryLabel }).click();
-      await page.locator('dd-import table.refusals').waitFor();
+      await page.locator('dd-import table.rows').waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       for (const [width, height] of WIDTHS) {
         await page.setViewportSize({ width, height });

@@ -401,6 +401,13 @@ describe.each(workEngineCases())('a thesaurus package of a TLD the ontology lack
     );
     expect(report.installed_tlds).toEqual(['ad']);
     expect(report.counts).toMatchObject({ created: 4, refused: 0 });
+    // Row by row, with the record each line wrote.
+    expect(report.outcomes).toEqual([
+      { line: 1, outcome: 'created', section_tipo: 'ad1', section_id: 1 },
+      { line: 2, outcome: 'created', section_tipo: 'ad1', section_id: 2 },
+      { line: 3, outcome: 'created', section_tipo: 'ad1', section_id: 3 },
+      { line: 4, outcome: 'created', section_tipo: 'ad2', section_id: 1 },
+    ]);
     const { ontology } = await loadStoredOntology(work.server.db);
     expect([ontology.virtualOf('ad1'), ontology.virtualOf('ad2')]).toEqual(['ts1', 'ts1']);
     const { rows } = await work.server.db.query<{
@@ -424,5 +431,11 @@ describe.each(workEngineCases())('a thesaurus package of a TLD the ontology lack
     );
     expect(again.installed_tlds).toEqual([]);
     expect(again.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
+    expect(again.outcomes.map((o: { outcome: string }) => o.outcome)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
   });
 });

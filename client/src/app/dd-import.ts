@@ -52,10 +52,20 @@ export interface ImportReport {
   counts: { created: number; updated: number; unchanged: number; refused: number };
   refusals: ImportRefusal[];
   refusals_truncated: boolean;
+  /** Per accepted row (absent from reports stored before it existed). */
+  outcomes?: ImportOutcome[];
+  outcomes_truncated?: boolean;
   refused_csv: string | null;
   ignored_columns: string[];
   installed_tlds?: string[];
   failure: { line: number; message: string } | null;
+}
+
+interface ImportOutcome {
+  line: number;
+  outcome: 'created' | 'updated' | 'unchanged';
+  section_tipo: string;
+  section_id: number;
 }
 
 /** One column's choice in the mapping editor. */
@@ -125,6 +135,9 @@ export class DdImport extends LitElement {
       td.line { width: 4rem; white-space: nowrap; }
       ul.why { margin: 0; padding-left: 1.1rem; }
       a.download { font-weight: 600; }
+      .row h3 { margin: 0.75rem 0 0.5rem; }
+      .spacer { flex: 1; }
+      tr.refused { background: #fdf6f5; }
     `,
   ];
   static override properties = {
@@ -146,6 +159,7 @@ export class DdImport extends LitElement {
     error: { state: true },
     undone: { state: true },
     undoConflict: { state: true },
+    onlyRefused: { state: true },
   };
   declare session: Session;
   declare section: string;
@@ -169,6 +183,8 @@ export class DdImport extends LitElement {
   declare error: string;
   declare undone: boolean;
   declare undoConflict: string;
+  /** The row-by-row list shows only the refused rows. */
+  declare onlyRefused: boolean;
   private refusedUrl = '';
   private loadSeq = 0;
 
@@ -187,6 +203,7 @@ export class DdImport extends LitElement {
     this.error = '';
     this.undone = false;
     this.undoConflict = '';
+    this.onlyRefused = false;
   }
 
   override disconnectedCallback() {
@@ -550,6 +567,28 @@ export class DdImport extends LitElement {
     if (!r || this.phase === 'working') return '';
     const byLine = new Map<number, ImportRefusal[]>();
     for (const x of r.refusals) byLine.set(x.line, [...(byLine.get(x.line) ?? []), x]);
+    // Every row by its line: what it did (or would do), or why it was refused.
+    const done = new Map((r.outcomes ?? []).map((o) => [o.line, o]));
+    const lines = [...new Set([...(this.onlyRefused ? [] : done.keys()), ...byLine.keys()])].sort(
+      (a, b) => a - b,
+    );
+    const would = r.dry_run || !r.written;
+    const resultOf = (o: ImportOutcome) => {
+      // One row's words (singular where a language makes the count's words plural).
+      const word =
+        o.outcome === 'created'
+          ? would
+            ? t('importRowWouldCreate')
+            : t('importRowCreated')
+          : o.outcome === 'updated'
+            ? would
+              ? t('importRowWouldUpdate')
+              : t('importRowUpdated')
+            : t('importRowUnchanged');
+      // A record a dry run "created" was rolled back: it has no page to open.
+      if (would || this.undone || o.outcome === 'unchanged') return word;
+      return html`${word} · <a href=${hrefOf({ name: 'edit', section: o.section_tipo, id: o.section_id })}>${t('importRecord', { id: o.section_id })}</a>`;
+    };
     const sectionLabel = r.section_tipo ? this.session.labelOf(r.section_tipo) : '';
     const heading = r.dry_run ? t('importWouldDo') : t('importDid', { id: r.import_id ?? '' });
     return html`<section class="card" aria-labelledby="report-h">
@@ -570,22 +609,35 @@ export class DdImport extends LitElement {
           ? html`<p class="muted">${t('importIgnored', { list: r.ignored_columns.join(', ') })}</p>`
           : ''
       }
-      <h3>${t('importRefusedRows')}</h3>
+      <div class="row">
+        <h3>${t('importRowByRow')}</h3>
+        <span class="spacer"></span>
+        <label class="check"><input type="checkbox" .checked=${this.onlyRefused}
+          @change=${(e: Event) => {
+            this.onlyRefused = (e.target as HTMLInputElement).checked;
+          }} />${t('importOnlyRefused')}</label>
+      </div>
+      ${byLine.size === 0 ? html`<p>${t('importNoRefused')}</p>` : ''}
       ${
-        byLine.size === 0
-          ? html`<p>${t('importNoRefused')}</p>`
-          : html`<div class="table-wrap"><table class="refusals">
-            <caption class="visually-hidden">${t('importRefusedRows')}</caption>
-            <thead><tr><th scope="col">${t('importLine')}</th><th scope="col">${t('importReason')}</th></tr></thead>
-            <tbody>${[...byLine].map(
-              ([line, list]) =>
-                html`<tr><td class="line">${line}</td><td><ul class="why">${list.map(
-                  (x) => html`<li>${x.header ? html`<strong>${x.header}</strong>: ` : ''}${x.message}</li>`,
-                )}</ul></td></tr>`,
-            )}</tbody>
+        lines.length === 0
+          ? ''
+          : html`<div class="table-wrap"><table class="rows">
+            <caption class="visually-hidden">${t('importRowByRow')}</caption>
+            <thead><tr><th scope="col">${t('importLine')}</th><th scope="col">${t('importResult')}</th></tr></thead>
+            <tbody>${lines.map((line) => {
+              const refused = byLine.get(line);
+              const o = done.get(line);
+              return refused
+                ? html`<tr class="refused"><td class="line">${line}</td><td><strong class="error">${t('importRefusedRow')}</strong>
+                    <ul class="why">${refused.map(
+                      (x) =>
+                        html`<li>${x.header ? html`<strong>${x.header}</strong>: ` : ''}${x.message}</li>`,
+                    )}</ul></td></tr>`
+                : html`<tr><td class="line">${line}</td><td>${o ? resultOf(o) : ''}</td></tr>`;
+            })}</tbody>
           </table></div>`
       }
-      ${r.refusals_truncated ? html`<p class="muted">${t('importTruncated')}</p>` : ''}
+      ${r.refusals_truncated || r.outcomes_truncated ? html`<p class="muted">${t('importTruncated')}</p>` : ''}
       ${
         this.refusedUrl
           ? html`<p><a class="download" href=${this.refusedUrl} download=${`${r.file_name.replace(/\.[^.]*$/, '')}-refused.csv`}>${t('importRefusedDownload')}</a></p>`

@@ -326,9 +326,10 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
     const guard = accountGuard(ontology, access);
     try {
       let outcome: 'created' | 'updated' | 'unchanged';
+      let key: { section_tipo: string; section_id: number };
       if (row.type === 'changes') {
         const table = writableSectionTable(ontology, plan.sectionTipo!).table;
-        ({ outcome } = await writeChangeRow(
+        ({ outcome, key } = await writeChangeRow(
           tx,
           { ontology, access, sectionTipo: plan.sectionTipo!, table, now },
           row.row,
@@ -344,7 +345,7 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
               : `${record.section_tipo} is not a section of the ontology${dryRun ? ' (the import installs its thesaurus first)' : ''}`,
           );
         }
-        ({ outcome } = await writeCopyRecord(tx, { ontology, access, now, inFile }, record, guard));
+        ({ outcome, key } = await writeCopyRecord(tx, { ontology, access, now, inFile }, record, guard));
         report.note({
           line: row.line,
           section_tipo: record.section_tipo,
@@ -354,6 +355,7 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
       }
       await tx.query('RELEASE SAVEPOINT import_row');
       batch[outcome]++;
+      report.outcome({ line: row.line, outcome, section_tipo: key.section_tipo, section_id: key.section_id });
     } catch (error) {
       const cause = error instanceof ChangeRefused ? error.cause : error;
       const why = reasonOf(cause);
@@ -420,6 +422,7 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
         ? `the file cannot be read further: ${error.message}`
         : `the import stopped: ${error instanceof Error ? error.message : String(error)}`;
     report.report.failure = { line: batchFirstLine, message };
+    report.dropOutcomesFrom(batchFirstLine);
     report.report.written = !allOrNothing && counts.created + counts.updated > 0;
     if (importId === null) throw error;
   } finally {

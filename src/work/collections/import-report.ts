@@ -32,6 +32,13 @@ export interface ImportReport {
   refusals: ImportRefusal[];
   /** True when refused rows past MAX_LISTED (or the file's size limit) were counted but not listed. */
   refusals_truncated: boolean;
+  /**
+   * What each accepted row did (would do, in a dry run or an all-or-nothing run that wrote
+   * nothing), in file order, with the record it wrote: the per-row list the client's dry run
+   * shows beside the refusals. Bounded like them.
+   */
+  outcomes: ImportOutcome[];
+  outcomes_truncated: boolean;
   /** The refused rows, header first, with a `reason` column; null when none (or not CSV). */
   refused_csv: string | null;
   /** Columns of the file that were not imported (Dédalo CSV metadata, a mapping's unused). */
@@ -42,6 +49,13 @@ export interface ImportReport {
   notes: { line: number; section_tipo: string; section_id: number; notes: string[] }[];
   /** A database failure that stopped the run: rows from `line` on were not written. */
   failure: { line: number; message: string } | null;
+}
+
+export interface ImportOutcome {
+  line: number;
+  outcome: 'created' | 'updated' | 'unchanged';
+  section_tipo: string;
+  section_id: number;
 }
 
 export const MAX_LISTED = 1000;
@@ -66,6 +80,8 @@ export class ReportBuilder {
       counts: { created: 0, updated: 0, unchanged: 0, refused: 0 },
       refusals: [],
       refusals_truncated: false,
+      outcomes: [],
+      outcomes_truncated: false,
       refused_csv: null,
       ignored_columns: [],
       installed_tlds: [],
@@ -100,6 +116,16 @@ export class ReportBuilder {
         .slice(0, 2000);
       this.csvRows.push([...padded, reason]);
     }
+  }
+
+  outcome(entry: ImportOutcome): void {
+    if (this.report.outcomes.length >= MAX_LISTED) this.report.outcomes_truncated = true;
+    else this.report.outcomes.push(entry);
+  }
+
+  /** A batch rolled back by a fault: its rows (from `line` on) did nothing after all. */
+  dropOutcomesFrom(line: number): void {
+    this.report.outcomes = this.report.outcomes.filter((o) => o.line < line);
   }
 
   note(entry: ImportReport['notes'][number]): void {
