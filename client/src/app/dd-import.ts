@@ -72,7 +72,11 @@ interface ImportOutcome {
 interface ColumnChoice {
   tipo: string;
   lang: string;
-  /** 'id', or `key:<section>:<component>` (the related record whose field holds the cell's text). */
+  /**
+   * 'id' (ids of the field's first related section), `id:<section>` (ids of that one, when the
+   * field relates to several), or `key:<section>:<component>` (the record whose field holds the
+   * cell's text).
+   */
   match: string;
 }
 
@@ -144,7 +148,7 @@ export class DdImport extends LitElement {
     session: { attribute: false },
     section: {},
     importId: { type: Number },
-    run_: { state: true },
+    summary: { state: true },
     file: { state: true },
     detected: { state: true },
     elements: { state: true },
@@ -166,7 +170,7 @@ export class DdImport extends LitElement {
   /** `#/imported/<id>`: the page shows that import's stored report (and its undo). */
   declare importId: number;
   /** Who ran the shown import, from what file, when (get_import). */
-  declare run_: ImportSummary | undefined;
+  declare summary: ImportSummary | undefined;
   declare file: File | undefined;
   declare detected: DetectedFile | undefined;
   declare elements: ContextEntry[];
@@ -226,7 +230,7 @@ export class DdImport extends LitElement {
         options: { import_id: id },
       });
       if (id !== this.importId) return;
-      this.run_ = answer.data;
+      this.summary = answer.data;
       this.undone = answer.data.undone_at !== null;
       if (answer.data.report) this.showReport(answer.data.report);
       this.phase = 'done';
@@ -345,7 +349,9 @@ export class DdImport extends LitElement {
       if (el && isRelation(el)) {
         const [by, section, component] = choice.match.split(':');
         column.match =
-          by === 'key' ? { by: 'key', section, component } : { by: 'id', section: targetsOf(el)[0]!.tipo };
+          by === 'key'
+            ? { by: 'key', section, component }
+            : { by: 'id', section: section ?? targetsOf(el)[0]!.tipo };
       }
       columns[name] = column;
     });
@@ -482,7 +488,14 @@ export class DdImport extends LitElement {
           );
           extra = html`<select aria-label=${t('importMatchOf', { column: name })}
             @change=${(e: Event) => this.setChoice(i, { match: (e.target as HTMLSelectElement).value })}>
-            <option value="id" ?selected=${choice.match === 'id'}>${t('importMatchId')}</option>
+            ${
+              targetsOf(el).length > 1
+                ? targetsOf(el).map(
+                    (s, n) =>
+                      html`<option value=${`id:${s.tipo}`} ?selected=${choice.match === `id:${s.tipo}` || (n === 0 && choice.match === 'id')}>${t('importMatchIdIn', { section: s.label })}</option>`,
+                  )
+                : html`<option value="id" ?selected=${choice.match === 'id'}>${t('importMatchId')}</option>`
+            }
             ${keys.map((k) => html`<option value=${k.value} ?selected=${k.value === choice.match}>${k.label}</option>`)}
           </select>`;
         }
@@ -668,7 +681,7 @@ export class DdImport extends LitElement {
 
   /** `#/imported/<id>`: the stored report of an import, with Undo for global administrators. */
   private renderImported() {
-    const run = this.run_;
+    const run = this.summary;
     return html`<div lang=${uiLang()}>
       <h1>${t('importTitle')}</h1>
       ${

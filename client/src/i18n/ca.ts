@@ -404,6 +404,7 @@ export default {
   importResult: 'Resultat',
   importRefusedRow: 'Rebutjada',
   importRecord: 'registre {{id}}',
+  importMatchIdIn: 'Per id del registre a {{section}}',
   importRowWouldCreate: 'Es crearia',
   importRowWouldUpdate: 'S’actualitzaria',
   importRowCreated: 'Creat',

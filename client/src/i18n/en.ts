@@ -397,6 +397,7 @@ export default {
   importResult: 'Result',
   importRefusedRow: 'Refused',
   importRecord: 'record {{id}}',
+  importMatchIdIn: 'By record id in {{section}}',
   importRowWouldCreate: 'Would be created',
   importRowWouldUpdate: 'Would be updated',
   importRowCreated: 'Created',

@@ -405,6 +405,7 @@ export default {
   importResult: 'Resultado',
   importRefusedRow: 'Rechazada',
   importRecord: 'registro {{id}}',
+  importMatchIdIn: 'Por id del registro en {{section}}',
   importRowWouldCreate: 'Se crearía',
   importRowWouldUpdate: 'Se actualizaría',
   importRowCreated: 'Creado',
