@@ -104,15 +104,23 @@ async function main() {
           const count = (sql: string) => {
             const kind = sql.trim().replace(/\s+/g, ' ').slice(0, 48);
             statements.set(kind, (statements.get(kind) ?? 0) + 1);
-            return true;
           };
           const counted: typeof db = {
             engine: db.engine,
-            query: (sql, params) => count(sql) && db.query(sql, params),
+            query: (sql, params) => {
+              count(sql);
+              return db.query(sql, params);
+            },
             close: () => db.close(),
             transaction: (fn, options) =>
               db.transaction(
-                (tx) => fn({ query: (sql, params) => count(sql) && tx.query(sql, params) }),
+                (tx) =>
+                  fn({
+                    query: (sql, params) => {
+                      count(sql);
+                      return tx.query(sql, params);
+                    },
+                  }),
                 options,
               ),
           };
