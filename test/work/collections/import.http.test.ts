@@ -526,4 +526,41 @@ describe.each(workEngineCases())('importing collection files ($engine)', (engine
     expect(noSection.body.error.message).toContain('name the section');
     expect((await api(root, 'list_imports', {})).body.data.length).toBe(imports);
   });
+
+  it('hostile files: broken quoting and a header of a million columns are refused whole, with the line; formula cells are text', async () => {
+    const before = await recordCount('oh1');
+    const quoting = await importFile(root, {
+      content: csv('section_id;oh14', ';"fine"', ';"never closed', ';after'),
+      section_tipo: 'oh1',
+    });
+    expect(quoting.status).toBe(400);
+    expect(quoting.body.error).toMatchObject({ code: 'import.invalid_file', details: { kind: 'syntax' } });
+    expect(quoting.body.error.message).toMatch(/^line \d+: the CSV is malformed/);
+    const wide = await importFile(root, {
+      content: `${'a;'.repeat(1_000_000)}
+;x
+`,
+      section_tipo: 'oh1',
+    });
+    expect(wide.status).toBe(400);
+    expect(wide.body.error).toMatchObject({
+      code: 'import.invalid_file',
+      details: { kind: 'limit', line: 1 },
+    });
+    // The broken file's first row was in the same batch as the failure: nothing of it is kept.
+    expect(await recordCount('oh1')).toBe(before);
+    const formulas = await importFile(root, {
+      content: csv('section_id;oh14', `;${q('=HYPERLINK("http://x")')}`, ';+1+2', ';@SUM(A1)'),
+      section_tipo: 'oh1',
+    });
+    expect(formulas.body.error).toBeUndefined();
+    expect(formulas.body.data.counts.created).toBe(3);
+    const stored = await query<{ v: string }>(
+      `SELECT string->'oh14'->0->>'value' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id > $1 ORDER BY section_id`,
+      [0],
+    );
+    expect(stored.map((r) => r.v)).toEqual(
+      expect.arrayContaining(['=HYPERLINK("http://x")', '+1+2', '@SUM(A1)']),
+    );
+  });
 });
