@@ -5,6 +5,8 @@
  *   unlock-address <address>                       lift the cross-username lock of an address
  *   ontology import|export ...                     Dédalo ontologies in and out (cli-ontology.ts)
  *   export --section TIPO ...                      a section's records as CSV (cli-export.ts)
+ *   thesaurus install TLD [--label lg-spa=Name]    a thesaurus TLD's sections (cli-thesaurus.ts)
+ *   import FILE ... | import list | import undo ID   collection files in (cli-import.ts)
  *
  * It reads the same environment (and `.env`) as the server and opens the same database. With the
  * embedded PGlite database, stop the server first: one process at a time may open it, and while
@@ -15,8 +17,10 @@
 import { unlockLogin } from './auth/login-throttle.js';
 import { ROOT_USER_ID } from './bootstrap/bootstrap-database.js';
 import { EXPORT_USAGE, parseExportCommand, runExportCommand } from './cli-export.js';
+import { IMPORT_USAGE, parseImportCommand, runImportCommand } from './cli-import.js';
 import { ONTOLOGY_USAGE, parseOntologyCommand, runOntologyCommand } from './cli-ontology.js';
 import type { CliResult } from './cli-result.js';
+import { parseThesaurusCommand, runThesaurusCommand, THESAURUS_USAGE } from './cli-thesaurus.js';
 import { loadWorkConfig } from './config.js';
 import { MAINTENANCE_AREA } from './maintenance/access.js';
 import { logActivity } from './store/activity.js';
@@ -29,7 +33,9 @@ import type { SqlClient } from './store/sql-client.js';
 const USAGE = `usage: npm run work -- unlock-user <username> [--address <address>]
        npm run work -- unlock-address <address>
 ${ONTOLOGY_USAGE}
-${EXPORT_USAGE}`;
+${EXPORT_USAGE}
+${THESAURUS_USAGE}
+${IMPORT_USAGE}`;
 
 export type { CliResult };
 
@@ -65,6 +71,16 @@ export async function runWorkCli(
     const command = parseExportCommand(argv.slice(1));
     if (typeof command === 'string') return { exitCode: 2, output: command };
     return withDatabase(env, (db) => runExportCommand(db, command));
+  }
+  if (argv[0] === 'thesaurus') {
+    const command = parseThesaurusCommand(argv.slice(1));
+    if (typeof command === 'string') return { exitCode: 2, output: command };
+    return withDatabase(env, (db) => runThesaurusCommand(db, command, now));
+  }
+  if (argv[0] === 'import') {
+    const command = parseImportCommand(argv.slice(1));
+    if (typeof command === 'string') return { exitCode: 2, output: command };
+    return withDatabase(env, (db) => runImportCommand(db, command));
   }
   const target = parse(argv);
   if (typeof target === 'string') return { exitCode: 2, output: target };

@@ -41,6 +41,8 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'dd_ontology',
       'dd_ontology_languages',
       'idempotency_keys',
+      'import_records',
+      'imports',
       'last_sweep',
       'login_known_addresses',
       'login_throttle',

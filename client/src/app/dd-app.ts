@@ -14,7 +14,8 @@ import './dd-menu.js';
 import './dd-section-list.js';
 import './dd-record-edit.js';
 import './dd-maintenance.js';
-import { parseRoute, type Route } from './router.js';
+import './dd-import.js';
+import { hrefOf, parseRoute, type Route } from './router.js';
 import {
   isOntologySection,
   type LangOption,
@@ -29,6 +30,7 @@ interface StartEnvironment {
   page_globals?: {
     is_logged?: boolean;
     user_id?: number;
+    is_global_admin?: boolean;
     username?: string | null;
     full_username?: string | null;
     dedalo_data_lang?: string;
@@ -246,6 +248,10 @@ export class DdApp extends LitElement {
         return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
       case 'maintenance':
         return `${t('maintenance')} — Dédalo`;
+      case 'import':
+        return `${t('importTitle')} — Dédalo`;
+      case 'imported':
+        return `${t('importDid', { id: r.id })} — Dédalo`;
       default:
         return 'Dédalo';
     }
@@ -287,6 +293,7 @@ export class DdApp extends LitElement {
       );
       this.userName = globals.full_username?.trim() || globals.username?.trim() || '';
       this.session.locksEnabled = env.plain_vars?.DEDALO_LOCK_COMPONENTS === true;
+      this.session.isGlobalAdmin = globals.is_global_admin === true;
       // Who is logged in: typing kept across a session's end is saved only for the same user.
       this.session.userId = globals.is_logged ? globals.user_id : undefined;
       if (!globals.is_logged) {
@@ -393,8 +400,13 @@ export class DdApp extends LitElement {
           .lang=${this.session.dataLang}></dd-record-edit>`;
       case 'maintenance':
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
+      case 'import':
+        return html`<dd-import .session=${this.session} .section=${r.section ?? ''}></dd-import>`;
+      case 'imported':
+        return html`<dd-import .session=${this.session} .importId=${r.id}></dd-import>`;
       default:
-        return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>`;
+        return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>
+          <p><a href=${hrefOf({ name: 'import' })}>${t('importHomeLink')}</a></p>`;
     }
   }
 

@@ -17,12 +17,23 @@ interface HistoryRow {
   item: DataItem;
   when: string;
   who: string;
+  /** Written by an import (or its undo): "imported from FILE" beside who and when. */
+  origin: string;
+}
+
+/** The row's import, in words (the server sends `{id, undo, file_name}` on imported rows). */
+function importOrigin(value: unknown): string {
+  if (value === null || typeof value !== 'object') return '';
+  const { id, undo, file_name } = value as { id?: unknown; undo?: unknown; file_name?: unknown };
+  const vars = { id: String(id ?? ''), file: String(file_name ?? '') };
+  return undo === true ? t('importUndoneBy', vars) : t('importedFrom', vars);
 }
 
 export class DdHistory extends LitElement {
   static override styles = [
     baseStyles,
-    css`:host { display: block; } td.value { max-width: 28rem; overflow-wrap: anywhere; }`,
+    // A narrow screen scrolls the table sideways instead of spilling it out of its box.
+    css`:host { display: block; overflow-x: auto; } td.value { max-width: 28rem; overflow-wrap: anywhere; }`,
   ];
   static override properties = {
     store: { attribute: false },
@@ -100,6 +111,7 @@ export class DdHistory extends LitElement {
               : '',
             // The server labels the user (full name, else username); a deleted user has none.
             who: who?.label ?? (who ? t('userNumber', { id: who.section_id }) : ''),
+            origin: importOrigin(d.import),
           };
         });
       // The server shows each row in the reading language: a save in another language left this
@@ -174,7 +186,7 @@ export class DdHistory extends LitElement {
             ? t('wholeRecord')
             : `${ctx?.label ?? r.item.tipo}${ctx?.translatable ? ` (${r.item.lang})` : ''}`;
           return html`<tr>
-            <td>${r.when}</td><td>${r.who}</td><td>${label}</td>
+            <td>${r.when}</td><td>${r.who}${r.origin ? html`<div class="muted origin">${r.origin}</div>` : ''}</td><td>${label}</td>
             <td class="value">${this.valueText(r.item) || html`<span class="muted">${t('empty')}</span>`}</td>
             <td>${
               !isSnapshot && ctx && (ctx.permissions ?? 0) >= 2

@@ -45,6 +45,7 @@ export class DdSectionList extends LitElement {
       details.export { position: relative; }
       details.export > summary { list-style: none; cursor: pointer; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); }
       details.export > summary::-webkit-details-marker { display: none; }
+      a.button-link { padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); color: inherit; text-decoration: none; }
       details.export > summary::after { content: ' ▾'; }
       details.export .menu { position: absolute; right: 0; z-index: 5; min-width: 16rem; max-width: min(22rem, 90vw); margin-top: 0.25rem; padding: 0.5rem; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgb(0 0 0 / 12%); }
       details.export .menu a { display: block; padding: 0.4rem 0.5rem; border-radius: 4px; }
@@ -289,6 +290,7 @@ export class DdSectionList extends LitElement {
           this.showSearch = !this.showSearch;
         }}>${t('search')}</button>
         ${this.renderExport()}
+        ${canCreate ? html`<a class="button-link" href=${hrefOf({ name: 'import', section: this.section })}>${t('importButton')}</a>` : ''}
         ${
           this.canPublish && canCreate
             ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? t('publishing') : t('publishSection')}</button>`

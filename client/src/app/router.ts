@@ -5,6 +5,8 @@
  *   #/list/<section>      a section's records (query: offset, limit)
  *   #/edit/<section>/<id> one record in edit mode
  *   #/maintenance         the maintenance widgets
+ *   #/import[/<section>]  importing records from a file (into that section)
+ *   #/imported/<id>       what an import did (its stored report), with its undo
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -13,7 +15,9 @@ export type Route =
   | { name: 'home' }
   | { name: 'list'; section: string; offset: number; limit?: number }
   | { name: 'edit'; section: string; id: number }
-  | { name: 'maintenance' };
+  | { name: 'maintenance' }
+  | { name: 'import'; section?: string }
+  | { name: 'imported'; id: number };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -33,6 +37,9 @@ export function parseRoute(hash: string): Route {
     return { name: 'edit', section: parts[1], id: Number(parts[2]) };
   }
   if (parts[0] === 'maintenance') return { name: 'maintenance' };
+  if (parts[0] === 'imported' && parts[1] && /^\d{1,15}$/.test(parts[1]))
+    return { name: 'imported', id: Number(parts[1]) };
+  if (parts[0] === 'import') return parts[1] ? { name: 'import', section: parts[1] } : { name: 'import' };
   return { name: 'home' };
 }
 
@@ -49,6 +56,10 @@ export function hrefOf(route: Route): string {
       return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
     case 'maintenance':
       return '#/maintenance';
+    case 'imported':
+      return `#/imported/${route.id}`;
+    case 'import':
+      return route.section ? `#/import/${encodeURIComponent(route.section)}` : '#/import';
     default:
       return '#/';
   }

@@ -25,6 +25,8 @@ export interface Session {
   appLang: string;
   langs: LangOption[];
   menu: MenuNode[];
+  /** `page_globals.is_global_admin`: offered what only global administrators may do (undo an import). */
+  isGlobalAdmin?: boolean;
   /** `environment.plain_vars.DEDALO_LOCK_COMPONENTS`: the server takes component locks. */
   locksEnabled: boolean;
   /** Label of an area or section from the menu (falls back to the tipo). */

@@ -3,6 +3,12 @@
  * reachable from a request.
  */
 import { type ActionRegistry, buildActionRegistry } from '../dispatch/action-registry.js';
+import {
+  getImportAction,
+  importRecordsAction,
+  listImportsAction,
+  undoImportAction,
+} from './collections/import-actions.js';
 import { countAction } from './core/count.js';
 import { createAction } from './core/create.js';
 import { deleteAction } from './core/delete.js';
@@ -59,6 +65,13 @@ export function workActions(): ActionRegistry {
     dd_ontology_api: {
       import_ontology: importOntologyAction,
       export_ontology: exportOntologyAction,
+    },
+    // collection files in (docs/import-export.md, "Importing"); each action checks its rights
+    dd_import_api: {
+      import_records: importRecordsAction,
+      list_imports: listImportsAction,
+      get_import: getImportAction,
+      undo_import: undoImportAction,
     },
     dd_diffusion_api: {
       diffuse: diffuseAction,

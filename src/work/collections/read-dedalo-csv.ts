@@ -36,6 +36,8 @@ export interface DedaloCsvHeader {
   separator: CsvSeparator;
   sectionTipo: string;
   columns: DedaloCsvColumn[];
+  /** The header row's cells as read. */
+  cells: string[];
   /** Whether a row of labels followed the header (it was skipped). */
   labelRow: boolean;
 }
@@ -53,6 +55,8 @@ export interface DedaloCsvRow {
   changes: ComponentChange[];
   /** Every problem of the row; any refusal refuses the whole row. */
   refusals: CellRefusal[];
+  /** The row's cells as read (a refused row is written back with them, to fix and re-import). */
+  cells: string[];
 }
 
 export interface DedaloCsvOptions {
@@ -116,6 +120,10 @@ function describeColumns(
         reason: 'not_in_section',
         message: `${h.tipo} is not a component of ${sectionTipo}`,
       };
+    } else if (node.properties?.computed) {
+      // Computed from other components (a full name): the save recomputes it, so the column an
+      // export writes is skipped on the way back in, and the round trip holds.
+      return { index, header, role: 'ignored', tipo: h.tipo, model: node.model };
     } else {
       const problem = importableProblem(node);
       if (problem) column.problem = { reason: 'not_importable', message: problem };
@@ -196,6 +204,7 @@ function readRow(row: CsvRow, columns: readonly DedaloCsvColumn[], options: Deda
     ...(sectionId === undefined ? {} : { sectionId }),
     changes: refusals.length > 0 ? [] : changes,
     refusals,
+    cells: row.cells,
   };
 }
 
@@ -223,5 +232,8 @@ export async function readDedaloCsv(
     for await (const row of csv.rows) yield readRow(row, columns, options);
   }
 
-  return { header: { separator: csv.separator, sectionTipo, columns, labelRow }, rows: rows() };
+  return {
+    header: { separator: csv.separator, sectionTipo, columns, cells: first.value.cells, labelRow },
+    rows: rows(),
+  };
 }

@@ -43,11 +43,15 @@ export interface MappedCsvRow {
   sectionId?: number;
   changes: MappedChange[];
   refusals: CellRefusal[];
+  /** The row's cells as read. */
+  cells: string[];
 }
 
 export interface MappedCsvReader {
   mapping: ResolvedMapping;
   separator: ';' | ',';
+  /** The header row's cells as read. */
+  headerCells: string[];
   rows: AsyncGenerator<MappedCsvRow>;
 }
 
@@ -149,6 +153,7 @@ function readRow(row: CsvRow, mapping: ResolvedMapping, options: MappedCsvOption
     ...(sectionId === undefined ? {} : { sectionId }),
     changes: refusals.length > 0 ? [] : changes,
     refusals,
+    cells: row.cells,
   };
 }
 
@@ -167,5 +172,5 @@ export async function readMappedCsv(
   async function* rows(): AsyncGenerator<MappedCsvRow> {
     for await (const row of csv.rows) yield readRow(row, mapping, options);
   }
-  return { mapping, separator: csv.separator, rows: rows() };
+  return { mapping, separator: csv.separator, headerCells: first.value.cells, rows: rows() };
 }

@@ -418,11 +418,33 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The ontology holds no element of this TLD',
   },
+  // Installing a thesaurus TLD (ontology/hierarchy-install.ts).
+  'ontology.hierarchy_tld_invalid': {
+    category: 'validation',
+    label_key: 'error_ontology_hierarchy_tld_invalid',
+    retryable: false,
+    message:
+      'This TLD cannot be installed as a thesaurus (not a TLD, a bad name, or its sections are something else); nothing was written; details.problems says why',
+  },
   'component.model_not_implemented': {
     category: 'validation',
     label_key: 'error_component_model_not_implemented',
     retryable: false,
     message: "This component's model is not implemented here: it is shown read-only and cannot be saved",
+  },
+  'import.invalid_file': {
+    category: 'validation',
+    label_key: 'error_import_invalid_file',
+    retryable: false,
+    message:
+      'The collection file cannot be imported (encoding, syntax, header, mapping, section); nothing was written; details say where',
+  },
+  'import.undo_conflict': {
+    category: 'conflict',
+    label_key: 'error_import_undo_conflict',
+    retryable: false,
+    message:
+      'Records of this import were changed after it (or it was undone already); nothing was undone; details list them',
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -137,6 +137,8 @@ export async function readHistory(
       tipo,
       lang: translatable ? lang : NO_LANG,
       kind: r.kind,
+      // "Imported from FILE" (or "undo of the import of FILE"): who and when are the row's own.
+      ...(r.import ? { import: r.import } : {}),
       entries: translatable ? items.filter((i) => (i as { lang?: unknown })?.lang === lang) : items,
     });
     if (node && !seenContext.has(tipo)) {

@@ -11,7 +11,7 @@ import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
 import { logActivity } from '../store/activity.js';
-import { allocateSectionId } from '../store/counters.js';
+import { allocateSectionId, moveCounterPast } from '../store/counters.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
 import { checkedTable } from '../store/record-rows.js';
 import type { RecordColumns } from '../store/records.js';
@@ -140,4 +140,32 @@ export async function createRecordIn(
     data: { section_id: sectionId },
   });
   return sectionId;
+}
+
+/**
+ * Creates an empty record (apart from its project filter) with a given section_id, as an import
+ * row naming a record that does not exist does: the row, the activity row ('new'), and the
+ * section's counter moved past the id, so later creations never collide with it. Throws 409
+ * `resource.conflict` when the id is taken.
+ */
+export async function createRecordWithIdIn(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  args: CreateRecordArgs & { sectionId: number },
+): Promise<void> {
+  const { table } = writableSectionTable(ontology, args.sectionTipo);
+  const filter = projectFilterOf(ontology, args.sectionTipo);
+  const columns: RecordColumns = filter
+    ? { relation: { [filter.tipo]: creatorProjectFilter(filter.tipo, args.projectIds) } }
+    : {};
+  const key = { section_tipo: args.sectionTipo, section_id: args.sectionId };
+  await insertNewRow(tx, table, key, columns, {}, args.userId, args.now);
+  await moveCounterPast(tx, table, args.sectionTipo, args.sectionId);
+  await logActivity(tx, {
+    userId: args.userId,
+    what: 'new',
+    where: args.sectionTipo,
+    when: args.now,
+    data: { section_id: args.sectionId },
+  });
 }

@@ -257,13 +257,19 @@ export async function searchHistory(
     username: string | null;
     full_username: string | null;
     created_at: Date | string;
+    import_id: string | null;
+    undo_of_import: string | null;
+    import_file: string | null;
   }>(
-    // The user's names come with the row (one join), so the history can say who, not "user 7".
+    // The user's names come with the row (one join), so the history can say who, not "user 7";
+    // a row written by an import names it (and its file), so History can say "imported from".
     `SELECT tm.id::text AS id, tm.kind, tm.section_tipo, tm.section_id, tm.tipo, tm.lang, tm.data,
        tm.user_id, tm.created_at,
-       u.string->'dd132'->0->>'value' AS username, u.string->'dd452'->0->>'value' AS full_username
+       u.string->'dd132'->0->>'value' AS username, u.string->'dd452'->0->>'value' AS full_username,
+       tm.import_id::text AS import_id, tm.undo_of_import::text AS undo_of_import, i.file_name AS import_file
      FROM matrix_time_machine tm
      LEFT JOIN matrix_users u ON u.section_tipo = 'dd128' AND u.section_id = tm.user_id
+     LEFT JOIN imports i ON i.id = COALESCE(tm.import_id, tm.undo_of_import)
      WHERE ${where.sql}
      ORDER BY ${orderBy}
      LIMIT $${params.length - 1}::integer OFFSET $${params.length}::integer`,
@@ -281,6 +287,15 @@ export async function searchHistory(
     username: r.username ?? null,
     full_username: r.full_username ?? null,
     created_at: new Date(r.created_at).toISOString(),
+    ...(r.import_id !== null || r.undo_of_import !== null
+      ? {
+          import: {
+            id: Number(r.import_id ?? r.undo_of_import),
+            undo: r.import_id === null,
+            file_name: r.import_file ?? '',
+          },
+        }
+      : {}),
   }));
 }
 

@@ -77,3 +77,22 @@ export async function highestSectionId(
   );
   return rows[0]?.max ?? 0;
 }
+
+/**
+ * Moves a section's counter past `sectionId` (a record created with a given id: an import), so
+ * the next allocation never hands it out again. Never moves it back, and a section without a
+ * counter row starts after the highest id already in its table, as allocateSectionId does.
+ */
+export async function moveCounterPast(
+  db: SqlQueryable,
+  table: MatrixTable,
+  sectionTipo: string,
+  sectionId: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO matrix_counter (section_tipo, value)
+     VALUES ($1, GREATEST($2::integer, (SELECT COALESCE(max(section_id), 0) FROM ${table} WHERE section_tipo = $1)))
+     ON CONFLICT (section_tipo) DO UPDATE SET value = GREATEST(matrix_counter.value, EXCLUDED.value)`,
+    [sectionTipo, sectionId],
+  );
+}

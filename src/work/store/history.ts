@@ -24,6 +24,8 @@ export interface HistoryRow {
   full_username: string | null;
   /** ISO 8601. */
   created_at: string;
+  /** Written by an import (or by undoing one): its id and file (collections/import-records.ts). */
+  import?: { id: number; undo: boolean; file_name: string };
 }
 
 export async function recordComponentHistory(

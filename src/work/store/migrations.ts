@@ -371,4 +371,83 @@ export const MIGRATIONS: readonly Migration[] = [
       ]),
     ],
   },
+  {
+    version: 14,
+    name: 'collection imports: the imports register, import ids on history and activity rows',
+    statements: [
+      // One row per import run (collections/import-records.ts): who, which file, when, what it
+      // did, and whether it was undone.
+      `CREATE TABLE imports (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        file_name text NOT NULL,
+        kind text NOT NULL,
+        section_tipo text,
+        user_id integer NOT NULL,
+        via text NOT NULL,
+        started_at timestamptz NOT NULL,
+        finished_at timestamptz,
+        status text NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'failed')),
+        counts jsonb NOT NULL DEFAULT '{}'::jsonb,
+        report jsonb,
+        undone_at timestamptz,
+        undone_by integer
+      )`,
+      // Every history and activity row written inside an import's transaction carries its id,
+      // whatever code path writes it (a save's observers, inverse references, created records):
+      // the importer sets these settings for its transaction (SET LOCAL), the defaults read them.
+      // current_setting is stable, so existing rows get NULL without a table rewrite.
+      ...['matrix_time_machine', 'matrix_activity'].flatMap((t) => [
+        `ALTER TABLE ${t} ADD COLUMN import_id bigint
+          DEFAULT NULLIF(current_setting('dedalo.import_id', true), '')::bigint`,
+        `ALTER TABLE ${t} ADD COLUMN undo_of_import bigint
+          DEFAULT NULLIF(current_setting('dedalo.undo_import_id', true), '')::bigint`,
+      ]),
+      `CREATE INDEX matrix_time_machine_import ON matrix_time_machine (import_id)
+        WHERE import_id IS NOT NULL`,
+      // Each record an import touched: created by it, or its whole row as it was before the
+      // import's first write (undo puts it back), and its versions after the import's last
+      // write (undo refuses a record someone changed since). Filled by a trigger, so a record
+      // written by any code path inside the import's transaction is covered.
+      `CREATE TABLE import_records (
+        import_id bigint NOT NULL REFERENCES imports (id),
+        table_name text NOT NULL,
+        section_tipo text NOT NULL,
+        section_id integer NOT NULL,
+        created boolean NOT NULL,
+        before jsonb,
+        after_versions jsonb NOT NULL,
+        PRIMARY KEY (import_id, section_tipo, section_id)
+      )`,
+      `CREATE FUNCTION import_capture() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        run bigint := NULLIF(current_setting('dedalo.import_id', true), '')::bigint;
+      BEGIN
+        IF run IS NULL THEN RETURN NULL; END IF;
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO import_records (import_id, table_name, section_tipo, section_id, created, before, after_versions)
+          VALUES (run, TG_TABLE_NAME, NEW.section_tipo, NEW.section_id, true, NULL, NEW.versions)
+          ON CONFLICT (import_id, section_tipo, section_id) DO UPDATE SET after_versions = EXCLUDED.after_versions;
+        ELSE
+          INSERT INTO import_records (import_id, table_name, section_tipo, section_id, created, before, after_versions)
+          VALUES (run, TG_TABLE_NAME, OLD.section_tipo, OLD.section_id, false, to_jsonb(OLD), NEW.versions)
+          ON CONFLICT (import_id, section_tipo, section_id) DO UPDATE SET after_versions = EXCLUDED.after_versions;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      // The matrix tables as they stand at this version (the activity log is not undone).
+      ...[
+        'matrix',
+        'matrix_users',
+        'matrix_profiles',
+        'matrix_projects',
+        'matrix_hierarchy',
+        'matrix_ontology',
+        'matrix_ontology_main',
+      ].map(
+        (t) => `CREATE TRIGGER ${t}_import_capture AFTER INSERT OR UPDATE ON ${t}
+          FOR EACH ROW EXECUTE FUNCTION import_capture()`,
+      ),
+    ],
+  },
 ];
