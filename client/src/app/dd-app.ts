@@ -387,7 +387,8 @@ export class DdApp extends LitElement {
     const r = this.route;
     switch (r.name) {
       case 'list':
-        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset} .limit=${r.limit ?? 25}></dd-section-list>`;
+        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset} .limit=${r.limit ?? 25}
+          .sort=${r.sort} .search=${r.search} .dataLang=${this.session.dataLang}></dd-section-list>`;
       case 'edit':
         return html`<dd-record-edit .session=${this.session} .section=${r.section} .sectionId=${r.id}
           .lang=${this.session.dataLang}></dd-record-edit>`;

@@ -2,16 +2,30 @@
  * Hash routes, so the app works under any WORK_UI_PATH without server rewrites and a reload (or
  * a login after the session ended) lands on the same screen:
  *   #/                    home (the menu)
- *   #/list/<section>      a section's records (query: offset, limit)
+ *   #/list/<section>      a section's records (query: offset, limit, sort, dir, search)
  *   #/edit/<section>/<id> one record in edit mode
  *   #/maintenance         the maintenance widgets
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
 export const PAGE_SIZES = [10, 25, 50, 100];
 
+/** A list's order: a column (a component tipo, or `section_id`) and its direction. */
+export interface ListSort {
+  column: string;
+  dir: 'asc' | 'desc';
+}
+
 export type Route =
   | { name: 'home' }
-  | { name: 'list'; section: string; offset: number; limit?: number }
+  | {
+      name: 'list';
+      section: string;
+      offset: number;
+      limit?: number;
+      sort?: ListSort;
+      /** The search panel's state, as list-search.ts encodes it (opaque here). */
+      search?: string;
+    }
   | { name: 'edit'; section: string; id: number }
   | { name: 'maintenance' };
 
@@ -22,11 +36,17 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'list' && parts[1]) {
     const offset = Number(params.get('offset') ?? 0);
     const limit = Number(params.get('limit') ?? 0);
+    const column = params.get('sort');
+    const search = params.get('search');
     return {
       name: 'list',
       section: parts[1],
       offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
       ...(PAGE_SIZES.includes(limit) ? { limit } : {}),
+      ...(column && /^[a-z_]+\d*$/.test(column)
+        ? { sort: { column, dir: params.get('dir') === 'desc' ? 'desc' : 'asc' } as ListSort }
+        : {}),
+      ...(search ? { search } : {}),
     };
   }
   if (parts[0] === 'edit' && parts[1] && parts[2] && /^-?\d+$/.test(parts[2])) {
@@ -42,6 +62,11 @@ export function hrefOf(route: Route): string {
       const query = new URLSearchParams();
       if (route.offset) query.set('offset', String(route.offset));
       if (route.limit) query.set('limit', String(route.limit));
+      if (route.sort) {
+        query.set('sort', route.sort.column);
+        query.set('dir', route.sort.dir);
+      }
+      if (route.search) query.set('search', route.search);
       const q = query.toString();
       return `#/list/${encodeURIComponent(route.section)}${q ? `?${q}` : ''}`;
     }

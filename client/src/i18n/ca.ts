@@ -322,4 +322,11 @@ export default {
   exportHint: 'Els registres de la cerca actual, totes les pàgines.',
   exportDedalo: 'CSV de Dédalo (per tornar a importar)',
   exportPlain: 'CSV per a full de càlcul (etiquetes i valors)',
+  // --- finding ---
+  sortBy: 'Ordena per {{label}}',
+  excerptsOf: 'On apareixen les paraules al registre {{id}}',
+  pageLabel: 'Pàgina',
+  ofPages: 'de {{n}}',
+  goToPage: 'Ves-hi',
+  searchDateFormat: '{{label}}: escriviu les dates com 1990, 1990-05 o 1990-05-17',
 } satisfies Messages;

@@ -316,4 +316,11 @@ export default {
   exportHint: 'The records of the current search, every page.',
   exportDedalo: 'Dédalo CSV (to import again)',
   exportPlain: 'Spreadsheet CSV (labels and values)',
+  // --- finding ---
+  sortBy: 'Sort by {{label}}',
+  excerptsOf: 'Where the words appear in record {{id}}',
+  pageLabel: 'Page',
+  ofPages: 'of {{n}}',
+  goToPage: 'Go',
+  searchDateFormat: '{{label}}: write dates as 1990, 1990-05 or 1990-05-17',
 };

@@ -323,4 +323,11 @@ export default {
   exportHint: 'Los registros de la búsqueda actual, todas las páginas.',
   exportDedalo: 'CSV de Dédalo (para volver a importar)',
   exportPlain: 'CSV para hoja de cálculo (etiquetas y valores)',
+  // --- finding ---
+  sortBy: 'Ordenar por {{label}}',
+  excerptsOf: 'Dónde aparecen las palabras en el registro {{id}}',
+  pageLabel: 'Página',
+  ofPages: 'de {{n}}',
+  goToPage: 'Ir',
+  searchDateFormat: '{{label}}: escriba las fechas como 1990, 1990-05 o 1990-05-17',
 } satisfies Messages;
