@@ -202,6 +202,53 @@ for (const engine of workEngineCases()) {
       await expect.poll(() => rowIds(page)).toEqual([interviews.mill, interviews.harbour, interviews.weaver]);
     });
 
+    it('names linked records and shows dates in the interface language (Catalan)', async () => {
+      await link(api, 'oh1', interviews.weaver!, 'oh32', 'dd64', 1);
+      const saved = await api.post({
+        action: 'save',
+        source: { section_tipo: 'oh1', section_id: interviews.weaver, tipo: 'oh29', lang: 'lg-nolan' },
+        data: {
+          changed_data: [{ action: 'set_data', value: [{ start: { year: 1998, month: 5, day: 12 } }] }],
+        },
+      });
+      expect(saved.body.ok).toBe(true);
+      await openApp('#/list/oh1');
+      await page.getByLabel('Interface language').selectOption('ca');
+      const row = page.locator('dd-section-list tbody tr').filter({
+        has: page.locator('td.id a', { hasText: new RegExp(`^${interviews.weaver}$`) }),
+      });
+      // Publishable names the yes/no record and links to it, never "dd64 1".
+      await row.getByRole('link', { name: 'Yes', exact: true }).waitFor();
+      expect(await row.getByRole('link', { name: 'Yes', exact: true }).getAttribute('href')).toBe(
+        '#/edit/dd64/1',
+      );
+      const text = (await row.textContent()) ?? '';
+      expect(text).not.toContain('dd64');
+      expect(text).not.toContain('1998/05/12');
+      expect(text).toMatch(/12 de maig(?: del?)? 1998/);
+      await screenshot(page, `finding-names-ca-${engine.engine}`);
+
+      // The activity log: the root user named as such, places by their labels, moments in Catalan.
+      await page.goto(`${new URL(s.server.url).origin}/#/list/dd542?sort=section_id&dir=desc`);
+      const first = page.locator('dd-section-list tbody tr').first();
+      await first.getByText('root (usuari del sistema)').waitFor();
+      const cells = await first.locator('td').allTextContents();
+      expect(cells.join(' ')).not.toMatch(/#-1|dd128|dd229|[AP]M/);
+      expect(cells.at(-1)).toMatch(/ de (gen|febr|març|abr|maig|juny|jul|ag|set|oct|nov|des)\.? /);
+      // The login of this page names the login screen in Catalan ("Accés"), not "dd229".
+      await page.goto(
+        `${new URL(s.server.url).origin}/#/list/dd542?search=${encodeURIComponent(
+          JSON.stringify({
+            op: '$and',
+            c: [],
+            f: { $and: [{ q: '==login', path: [{ section_tipo: 'dd542', component_tipo: 'dd545' }] }] },
+            x: [],
+          }),
+        )}`,
+      );
+      await page.locator('dd-section-list tbody tr').first().getByText('Accés').waitFor();
+    });
+
     it('jumps to a page, and a change of data language reads the open list again', async () => {
       await openApp('#/list/oh1?limit=10');
       await page.locator('dd-section-list tbody tr').first().waitFor();

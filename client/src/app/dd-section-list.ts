@@ -34,9 +34,17 @@ import {
   type ListSearch,
   type RowExcerpts,
 } from './list-search.js';
+import { RecordNames } from './record-names.js';
 import { hrefOf, type ListSort, navigate, PAGE_SIZES } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
+
+/** The activity log and its "where" column: an element tipo written as text (dd229, rsc167). */
+const ACTIVITY_SECTION = 'dd542';
+const ACTIVITY_WHERE = 'dd546';
+
+const isLocatorEntry = (e: unknown): e is Locator =>
+  typeof e === 'object' && e !== null && 'section_tipo' in e && 'section_id' in e;
 
 /** Models the server can order by (docs/work-sqo.md "Order"): text, numbers, dates, relations. */
 const SORTABLE_MODELS = new Set([
@@ -119,6 +127,8 @@ export class DdSectionList extends LitElement {
   declare canPublish: boolean;
   declare publishing: boolean;
   private loadSeq = 0;
+  /** Names of the linked records the rows show (Publishable "Yes", a profile, a user). */
+  private names: RecordNames | undefined;
 
   /** The search of the address, checked (a mangled one is no search). */
   private get listSearch(): ListSearch | undefined {
@@ -228,6 +238,7 @@ export class DdSectionList extends LitElement {
         seq,
         ((sections?.entries ?? []) as Locator[]).map((l) => Number(l.section_id)),
       );
+      void this.loadNames(seq, answer.data);
     } catch (err) {
       if (seq !== this.loadSeq) return;
       this.result = undefined;
@@ -236,6 +247,39 @@ export class DdSectionList extends LitElement {
     } finally {
       if (seq === this.loadSeq) this.loading = false;
     }
+  }
+
+  /**
+   * Names of the records linked from columns that came without their own sub-columns (a select,
+   * a radio button, a user), and labels of the element tipos the activity log names.
+   */
+  private async loadNames(seq: number, result: ReadResult) {
+    if (this.names?.lang !== this.session.dataLang)
+      this.names = new RecordNames(this.session.api, this.session.dataLang);
+    const names = this.names;
+    const ddos = showDdos(this.context);
+    const locators: Locator[] = [];
+    const tipos: string[] = [];
+    for (const item of result.data) {
+      if (item.typo === 'sections' || item.section_tipo !== this.section || item.parent_tipo !== undefined)
+        continue;
+      if (this.section === ACTIVITY_SECTION && item.tipo === ACTIVITY_WHERE) {
+        tipos.push(...(item.entries as { value?: unknown }[]).map((e) => String(e.value ?? '')));
+        continue;
+      }
+      // Locators whose sub-columns came empty (none, or none readable) are named by a read.
+      const sub = ddos.filter((d) => d.parent === item.tipo);
+      for (const e of item.entries) {
+        if (
+          isLocatorEntry(e) &&
+          (sub.length === 0 || linkedText(result.data, item, sub, e) === `#${e.section_id}`)
+        )
+          locators.push(e);
+      }
+    }
+    if (locators.length === 0 && tipos.length === 0) return;
+    await Promise.all([names.resolve(locators), names.resolveLabels(tipos)]);
+    if (seq === this.loadSeq) this.requestUpdate();
   }
 
   /** The excerpts of the long texts the search looked in, for the rows shown (a second read). */
@@ -381,9 +425,24 @@ export class DdSectionList extends LitElement {
   private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string | TemplateResult {
     const item = itemOf(data, column.tipo, this.section, sectionId);
     if (!item) return '';
-    if (item.pagination !== undefined || sub.length > 0) {
-      const locators = item.entries as Locator[];
-      return locators.map((l) => linkedText(data, item, sub, l)).join('; ');
+    if (item.pagination !== undefined || sub.length > 0 || item.entries.some(isLocatorEntry)) {
+      const locators = item.entries.filter(isLocatorEntry);
+      return html`${locators.map((l, i) => {
+        const own = sub.length > 0 ? linkedText(data, item, sub, l) : '';
+        const text =
+          (own && own !== `#${l.section_id}` ? own : undefined) ??
+          this.names?.nameOf(l) ??
+          t('recordOf', { label: this.session.labelOf(l.section_tipo), id: l.section_id });
+        const id = Number(l.section_id);
+        const link =
+          id > 0 ? html`<a href=${hrefOf({ name: 'edit', section: l.section_tipo, id })}>${text}</a>` : text;
+        return html`${i > 0 ? '; ' : ''}${link}`;
+      })}`;
+    }
+    if (this.section === ACTIVITY_SECTION && column.tipo === ACTIVITY_WHERE) {
+      const tipo = String((item.entries[0] as { value?: unknown } | undefined)?.value ?? '');
+      const label = this.names?.labelOf(tipo);
+      return label ? html`<span title=${tipo}>${label}</span>` : tipo;
     }
     // A translatable value with none in the data language: the list shows another's, marked.
     const shown = (item.entries as { lang?: unknown }[])[0]?.lang;

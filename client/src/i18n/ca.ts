@@ -329,4 +329,6 @@ export default {
   ofPages: 'de {{n}}',
   goToPage: 'Ves-hi',
   searchDateFormat: '{{label}}: escriviu les dates com 1990, 1990-05 o 1990-05-17',
+  rootUser: 'root (usuari del sistema)',
+  recordOf: '{{label}} {{id}}',
 } satisfies Messages;

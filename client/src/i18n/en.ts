@@ -323,4 +323,6 @@ export default {
   ofPages: 'of {{n}}',
   goToPage: 'Go',
   searchDateFormat: '{{label}}: write dates as 1990, 1990-05 or 1990-05-17',
+  rootUser: 'root (system user)',
+  recordOf: '{{label}} {{id}}',
 };

@@ -330,4 +330,6 @@ export default {
   ofPages: 'de {{n}}',
   goToPage: 'Ir',
   searchDateFormat: '{{label}}: escriba las fechas como 1990, 1990-05 o 1990-05-17',
+  rootUser: 'root (usuario del sistema)',
+  recordOf: '{{label}} {{id}}',
 } satisfies Messages;
