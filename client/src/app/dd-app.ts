@@ -12,6 +12,7 @@ import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
 import './dd-login.js';
 import './dd-menu.js';
 import './dd-section-list.js';
+import './dd-deleted-records.js';
 import './dd-record-edit.js';
 import './dd-maintenance.js';
 import { parseRoute, type Route } from './router.js';
@@ -244,6 +245,8 @@ export class DdApp extends LitElement {
         return `${this.session.labelOf(r.section)} — Dédalo`;
       case 'edit':
         return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
+      case 'deleted':
+        return `${t('deletedRecordsOf', { label: this.session.labelOf(r.section) })} — Dédalo`;
       case 'maintenance':
         return `${t('maintenance')} — Dédalo`;
       default:
@@ -392,6 +395,8 @@ export class DdApp extends LitElement {
       case 'edit':
         return html`<dd-record-edit .session=${this.session} .section=${r.section} .sectionId=${r.id}
           .lang=${this.session.dataLang}></dd-record-edit>`;
+      case 'deleted':
+        return html`<dd-deleted-records .session=${this.session} .section=${r.section}></dd-deleted-records>`;
       case 'maintenance':
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
       default:

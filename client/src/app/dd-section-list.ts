@@ -512,6 +512,7 @@ export class DdSectionList extends LitElement {
             ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? t('publishing') : t('publishSection')}</button>`
             : ''
         }
+        ${canCreate ? html`<a class="deleted-link" href=${hrefOf({ name: 'deleted', section: this.section })}>${t('deletedRecordsLink')}</a>` : ''}
         ${canCreate ? html`<button class="primary" @click=${this.create}>${t('newRecord')}</button>` : ''}
       </div>
       <dd-confirm-dialog class="publish" confirm-label=${t('publish')} heading=${t('publishSectionTitle', { label })}

@@ -4,6 +4,7 @@
  *   #/                    home (the menu)
  *   #/list/<section>      a section's records (query: offset, limit, sort, dir, search)
  *   #/edit/<section>/<id> one record in edit mode
+ *   #/deleted/<section>   the section's deleted records (restore)
  *   #/maintenance         the maintenance widgets
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
@@ -27,6 +28,7 @@ export type Route =
       search?: string;
     }
   | { name: 'edit'; section: string; id: number }
+  | { name: 'deleted'; section: string }
   | { name: 'maintenance' };
 
 export function parseRoute(hash: string): Route {
@@ -52,6 +54,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'edit' && parts[1] && parts[2] && /^-?\d+$/.test(parts[2])) {
     return { name: 'edit', section: parts[1], id: Number(parts[2]) };
   }
+  if (parts[0] === 'deleted' && parts[1]) return { name: 'deleted', section: parts[1] };
   if (parts[0] === 'maintenance') return { name: 'maintenance' };
   return { name: 'home' };
 }
@@ -72,6 +75,8 @@ export function hrefOf(route: Route): string {
     }
     case 'edit':
       return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
+    case 'deleted':
+      return `#/deleted/${encodeURIComponent(route.section)}`;
     case 'maintenance':
       return '#/maintenance';
     default:

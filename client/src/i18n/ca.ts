@@ -331,4 +331,20 @@ export default {
   searchDateFormat: '{{label}}: escriviu les dates com 1990, 1990-05 o 1990-05-17',
   rootUser: 'root (usuari del sistema)',
   recordOf: '{{label}} {{id}}',
+  deletedRecordsLink: 'Registres esborrats',
+  deletedRecordsOf: 'Esborrats de {{label}}',
+  deletedRecordsHint:
+    'Registres eliminats amb «Esborra el registre». En restaurar-ne un torna amb el seu id i els seus valors; els enllaços que altres registres hi tenien no es recuperen.',
+  noDeletedRecords: 'No hi ha res esborrat aquí que es pugui restaurar.',
+  deletedRecord: 'Registre',
+  deletedAt: 'Esborrat',
+  deletedBy: 'Per',
+  noText: '(sense text)',
+  unknownUser: 'usuari desconegut',
+  restoreRecord: 'Restaura el registre {{id}}',
+  restoring: 'Restaurant…',
+  recordRestored: 'Registre {{id}} restaurat.',
+  restoreFailed: "No s'ha pogut restaurar el registre.",
+  err_restoreIdTaken:
+    'Ja torna a existir un registre amb aquest id, per tant l’esborrat no es pot restaurar.',
 } satisfies Messages;
