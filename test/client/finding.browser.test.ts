@@ -276,6 +276,59 @@ for (const engine of workEngineCases()) {
         .waitFor();
     });
 
+    it('links as you type with what tells namesakes apart, and "New" fills the new record in a dialog', async () => {
+      for (const [year, month, day] of [
+        [1931, 3, 3],
+        [1945, 11, 20],
+      ] as const) {
+        const person = await create(api, 'rsc197');
+        await saveText(api, 'rsc197', person, 'rsc85', 'lg-nolan', 'Joan');
+        await saveText(api, 'rsc197', person, 'rsc86', 'lg-nolan', 'Vives');
+        const born = await api.post({
+          action: 'save',
+          source: { section_tipo: 'rsc197', section_id: person, tipo: 'rsc89', lang: 'lg-nolan' },
+          data: { changed_data: [{ action: 'set_data', value: [{ start: { year, month, day } }] }] },
+        });
+        expect(born.body.ok).toBe(true);
+      }
+      const interview = interviews.mill!;
+      await openApp(`#/edit/oh1/${interview}`);
+      const informants = page.locator('component-portal').filter({
+        has: page.locator('.head .label', { hasText: /^Informants$/ }),
+      });
+      // Typing is enough: no button to press.
+      await informants.getByRole('textbox', { name: /Find a record to link/ }).pressSequentially('viv');
+      const found = informants.getByRole('list', { name: 'Found records' }).getByRole('listitem');
+      await expect.poll(() => found.count()).toBe(2);
+      const texts = await found.allTextContents();
+      expect(texts.join(' | ')).toMatch(
+        /Joan Vives.*Date of birth: 3 Mar 1931.*\| .*Joan Vives.*Date of birth: 20 Nov 1945/s,
+      );
+      await screenshot(page, `finding-link-search-en-${engine.engine}`);
+      await found.filter({ hasText: '1945' }).getByRole('button', { name: 'Link Joan Vives' }).click();
+      await informants.getByRole('link', { name: 'Joan Vives' }).waitFor();
+
+      // New: created and linked in one change, then filled in a dialog; the interview stays open.
+      await informants.getByRole('button', { name: 'New People' }).click();
+      const dialog = page.getByRole('dialog', { name: /^New People \d+, linked to Informants$/ });
+      await dialog.waitFor();
+      const name = dialog.locator('component-input-text').filter({
+        has: page.locator('.head .label', { hasText: /^Name$/ }),
+      });
+      await name.getByRole('textbox').fill('Mercè');
+      await name.getByRole('textbox').press('Tab');
+      await name.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+      await screenshot(page, `finding-link-new-dialog-en-${engine.engine}`);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await informants.getByRole('link', { name: 'Mercè' }).waitFor();
+      expect(page.url()).toContain(`#/edit/oh1/${interview}`);
+      const stored = await s.server.db.query<{ v: { section_id: number }[] }>(
+        `SELECT relation->'oh24' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
+        [interview],
+      );
+      expect(stored.rows[0]!.v).toHaveLength(2);
+    });
+
     it('jumps to a page, and a change of data language reads the open list again', async () => {
       await openApp('#/list/oh1?limit=10');
       await page.locator('dd-section-list tbody tr').first().waitFor();

@@ -347,4 +347,6 @@ export default {
   restoreFailed: "No s'ha pogut restaurar el registre.",
   err_restoreIdTaken:
     'Ja torna a existir un registre amb aquest id, per tant l’esborrat no es pot restaurar.',
+  newLinkedTitle: 'Nou registre de {{label}} {{id}}, enllaçat a {{to}}',
+  doneClose: 'Fet',
 } satisfies Messages;

@@ -340,4 +340,6 @@ export default {
   recordRestored: 'Record {{id}} restored.',
   restoreFailed: 'The record could not be restored.',
   err_restoreIdTaken: 'A record with this id exists again, so the deleted one cannot be restored.',
+  newLinkedTitle: 'New {{label}} {{id}}, linked to {{to}}',
+  doneClose: 'Done',
 };

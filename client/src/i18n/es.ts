@@ -347,4 +347,6 @@ export default {
   recordRestored: 'Registro {{id}} restaurado.',
   restoreFailed: 'No se ha podido restaurar el registro.',
   err_restoreIdTaken: 'Ya existe otra vez un registro con este id, así que el borrado no se puede restaurar.',
+  newLinkedTitle: 'Nuevo registro de {{label}} {{id}}, enlazado en {{to}}',
+  doneClose: 'Hecho',
 } satisfies Messages;
