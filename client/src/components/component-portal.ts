@@ -213,7 +213,7 @@ export class ComponentPortal extends ComponentBase {
         const nameColumns = named.length > 0 ? named : listColumns.slice(0, 1);
         const rows = (data.find((d) => d.typo === 'sections')?.entries ?? []) as Locator[];
         return rows.map((row) => {
-          const valueOf = (d: Ddo) => {
+          const columnText = (d: Ddo) => {
             const item = itemOf(data, d.tipo, st, row.section_id);
             // Locators would read as "dd64 1": only values that read as themselves.
             return item && !item.entries.some((e) => typeof e === 'object' && e !== null && 'section_id' in e)
@@ -222,10 +222,10 @@ export class ComponentPortal extends ComponentBase {
           };
           return {
             locator: { section_tipo: st, section_id: Number(row.section_id) },
-            text: nameColumns.map(valueOf).filter(Boolean).join(' ') || `#${row.section_id}`,
+            text: nameColumns.map(columnText).filter(Boolean).join(' ') || `#${row.section_id}`,
             details: listColumns
               .filter((d) => !nameColumns.some((n) => n.tipo === d.tipo))
-              .map((d) => ({ label: String(d.label ?? d.tipo), value: valueOf(d) }))
+              .map((d) => ({ label: String(d.label ?? d.tipo), value: columnText(d) }))
               .filter((d) => d.value !== '')
               .slice(0, 4),
           };
