@@ -34,6 +34,15 @@ export class DdDeletedRecords extends LitElement {
       td.id { width: 4rem; }
       td.summary { max-width: 28rem; }
       .pager { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
+      /* On a phone each deleted record is a card: every value labelled, Restore in reach. */
+      @media (max-width: 640px) {
+        table, tbody, tr, td { display: block; }
+        thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        tr { border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
+        td { border: 0; padding: 0.15rem 0.6rem; }
+        td.id, td.summary { width: auto; max-width: none; }
+        td[data-label]::before { content: attr(data-label) ': '; font-weight: 600; }
+      }
     `,
   ];
   static override properties = {
@@ -130,10 +139,10 @@ export class DdDeletedRecords extends LitElement {
             </tr></thead>
             <tbody>${this.records.map(
               (r) => html`<tr>
-                <td class="id">${r.section_id}</td>
-                <td class="summary">${r.summary || html`<span class="muted">${t('noText')}</span>`}</td>
-                <td>${isoMomentText(r.deleted_at)}</td>
-                <td>${this.who(r)}</td>
+                <td class="id" data-label=${t('id')}>${r.section_id}</td>
+                <td class="summary" data-label=${t('deletedRecord')}>${r.summary || html`<span class="muted">${t('noText')}</span>`}</td>
+                <td data-label=${t('deletedAt')}>${isoMomentText(r.deleted_at)}</td>
+                <td data-label=${t('deletedBy')}>${this.who(r)}</td>
                 <td><button ?disabled=${this.busy !== undefined} aria-label=${t('restoreRecord', { id: r.section_id })}
                   @click=${() => this.restore(r)}>${this.busy === r.section_id ? t('restoring') : t('restore')}</button></td>
               </tr>`,

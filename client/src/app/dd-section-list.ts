@@ -67,7 +67,8 @@ export class DdSectionList extends LitElement {
       .bar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.5rem; }
       .spacer { flex: 1; }
-      .table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; }
+      /* A container: the excerpts under a row measure themselves against it (cqw). */
+      .table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; container-type: inline-size; }
       tbody tr:hover { background: #f7fafc; }
       td.id { width: 4rem; }
       .pager { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
@@ -76,8 +77,12 @@ export class DdSectionList extends LitElement {
       th button.sort:focus-visible { outline: 2px solid var(--accent, #2b6cb0); outline-offset: 2px; }
       th button.sort .arrow { font-size: 0.75rem; color: var(--muted, #4a5568); min-width: 0.75rem; }
       tr.excerpts td { border-top: 0; padding-top: 0; }
-      tr.excerpts ul { margin: 0; padding-left: 1.1rem; font-size: 0.9rem; color: #2d3748; }
+      tr.excerpts ul { position: sticky; left: 0.5rem; max-width: min(60rem, calc(100cqw - 4.5rem)); margin: 0 0 0 3rem; padding-left: 1.1rem; font-size: 0.9rem; color: #2d3748; }
+      @media (max-width: 640px) { tr.excerpts ul { margin-left: 0.5rem; max-width: calc(100cqw - 2rem); } }
       tr.excerpts mark { background: #fefcbf; color: inherit; font-weight: 600; padding: 0 0.1rem; }
+      .pager { flex-wrap: wrap; }
+      .pager > span, .pager label { white-space: nowrap; }
+      .jump { display: inline-flex; gap: 0.35rem; align-items: center; white-space: nowrap; }
       .jump input { width: 4rem; }
       details.export { position: relative; }
       details.export > summary { list-style: none; cursor: pointer; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); }
@@ -184,9 +189,10 @@ export class DdSectionList extends LitElement {
   override updated(changed: Map<string, unknown>) {
     if (changed.has('section')) {
       this.checkPublishable();
-      // A list opened from a link with a search shows its conditions.
       this.showSearch = this.search !== undefined;
     }
+    // A list opened from a link (or back/forward) with a search shows its conditions.
+    if (changed.has('search') && this.search !== undefined) this.showSearch = true;
     if (
       changed.has('section') ||
       changed.has('offset') ||
@@ -412,7 +418,8 @@ export class DdSectionList extends LitElement {
   private renderExcerpts(id: number, span: number) {
     const found = this.excerpts.get(id);
     if (!found) return '';
-    return html`<tr class="excerpts"><td></td><td colspan=${span}>
+    // One cell across the row; its text stays in view when a narrow screen scrolls the table.
+    return html`<tr class="excerpts"><td colspan=${span + 1}>
       <ul aria-label=${t('excerptsOf', { id })}>
         ${found.map(
           (x) =>
