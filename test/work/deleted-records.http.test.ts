@@ -149,6 +149,7 @@ describe.each(workEngineCases())('deleted records and restore ($engine)', (engin
   it('stays within the rights: level, projects, never-deleted ids, consultation-only and bad input', async () => {
     const outside = await as.level3!.post(restore('oh1', 101));
     expect(outside.status).toBe(403);
+    expect(outside.body.error.code).toBe('perm.out_of_scope');
     const low = await as.level1!.post(restore('oh1', 102));
     expect(low.status).toBe(403);
     const never = await as.root!.post(restore('oh1', 999));
