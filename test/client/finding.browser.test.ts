@@ -12,6 +12,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  seriousViolations,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
@@ -165,6 +166,7 @@ for (const engine of workEngineCases()) {
       expect(await excerpts.first().textContent()).toContain('Mi padre era Joan Buxeda, tejedor');
       expect(await excerpts.first().textContent()).not.toContain('TC_');
       await screenshot(page, 'finding-transcription-search-en-1366');
+      expect(await seriousViolations(page)).toEqual([]);
 
       // The address holds the search: a reload shows the same rows, excerpts and condition.
       expect(page.url()).toContain('search=');
@@ -264,6 +266,7 @@ for (const engine of workEngineCases()) {
       await row.waitFor();
       expect(await row.locator('td').nth(3).textContent()).toBe('root (system user)');
       await screenshot(page, `finding-deleted-en-${engine.engine}`);
+      expect(await seriousViolations(page)).toEqual([]);
       await row.getByRole('button', { name: `Restore record ${id}` }).click();
       await page.getByText(`Record ${id} restored.`).waitFor();
       await expect.poll(() => row.count()).toBe(0);
@@ -319,6 +322,7 @@ for (const engine of workEngineCases()) {
       await name.getByRole('textbox').press('Tab');
       await name.getByRole('status').getByText('Saved', { exact: true }).waitFor();
       await screenshot(page, `finding-link-new-dialog-en-${engine.engine}`);
+      expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Done' }).click();
       await informants.getByRole('link', { name: 'Mercè' }).waitFor();
       expect(page.url()).toContain(`#/edit/oh1/${interview}`);
