@@ -249,6 +249,8 @@ for (const engine of workEngineCases()) {
         )}`,
       );
       await page.locator('dd-section-list tbody tr').first().getByText('Accés').waitFor();
+      // What happened, in words: not the code "login".
+      await page.locator('dd-section-list tbody tr').first().getByText('va iniciar la sessió').waitFor();
     });
 
     it('shows what was deleted and restores a record from the list', async () => {

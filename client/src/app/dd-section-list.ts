@@ -7,7 +7,7 @@
  * search in long texts (a transcription) shows under each row the excerpts that matched.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
-import { t, uiLang } from '../api/i18n.js';
+import { type MessageKey, t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
   type ContextEntry,
@@ -42,6 +42,18 @@ import { baseStyles } from './styles.js';
 /** The activity log and its "where" column: an element tipo written as text (dd229, rsc167). */
 const ACTIVITY_SECTION = 'dd542';
 const ACTIVITY_WHERE = 'dd546';
+/** Its "what" column: the server's event codes (store/activity.ts), worded in the interface language. */
+const ACTIVITY_WHAT = 'dd545';
+const ACTIVITY_WORDS: Record<string, MessageKey> = {
+  login: 'activityLogin',
+  logout: 'activityLogout',
+  new: 'activityNew',
+  save: 'activitySave',
+  delete: 'activityDelete',
+  restore: 'activityRestore',
+  load: 'activityLoad',
+  upload: 'activityUpload',
+};
 
 const isLocatorEntry = (e: unknown): e is Locator =>
   typeof e === 'object' && e !== null && 'section_tipo' in e && 'section_id' in e;
@@ -445,6 +457,11 @@ export class DdSectionList extends LitElement {
           id > 0 ? html`<a href=${hrefOf({ name: 'edit', section: l.section_tipo, id })}>${text}</a>` : text;
         return html`${i > 0 ? '; ' : ''}${link}`;
       })}`;
+    }
+    if (this.section === ACTIVITY_SECTION && column.tipo === ACTIVITY_WHAT) {
+      const code = String((item.entries[0] as { value?: unknown } | undefined)?.value ?? '');
+      const key = ACTIVITY_WORDS[code];
+      if (key) return html`<span title=${code}>${t(key)}</span>`;
     }
     if (this.section === ACTIVITY_SECTION && column.tipo === ACTIVITY_WHERE) {
       const tipo = String((item.entries[0] as { value?: unknown } | undefined)?.value ?? '');

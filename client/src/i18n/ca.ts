@@ -349,4 +349,12 @@ export default {
     'Ja torna a existir un registre amb aquest id, per tant l’esborrat no es pot restaurar.',
   newLinkedTitle: 'Nou registre de {{label}} {{id}}, enllaçat a {{to}}',
   doneClose: 'Fet',
+  activityLogin: 'va iniciar la sessió',
+  activityLogout: 'va tancar la sessió',
+  activityNew: 'va crear',
+  activitySave: 'va desar',
+  activityDelete: 'va esborrar',
+  activityRestore: 'va restaurar',
+  activityLoad: 'va obrir',
+  activityUpload: 'va pujar',
 } satisfies Messages;

@@ -342,4 +342,12 @@ export default {
   err_restoreIdTaken: 'A record with this id exists again, so the deleted one cannot be restored.',
   newLinkedTitle: 'New {{label}} {{id}}, linked to {{to}}',
   doneClose: 'Done',
+  activityLogin: 'logged in',
+  activityLogout: 'logged out',
+  activityNew: 'created',
+  activitySave: 'saved',
+  activityDelete: 'deleted',
+  activityRestore: 'restored',
+  activityLoad: 'opened',
+  activityUpload: 'uploaded',
 };

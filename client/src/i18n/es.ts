@@ -349,4 +349,12 @@ export default {
   err_restoreIdTaken: 'Ya existe otra vez un registro con este id, así que el borrado no se puede restaurar.',
   newLinkedTitle: 'Nuevo registro de {{label}} {{id}}, enlazado en {{to}}',
   doneClose: 'Hecho',
+  activityLogin: 'inició sesión',
+  activityLogout: 'cerró sesión',
+  activityNew: 'creó',
+  activitySave: 'guardó',
+  activityDelete: 'borró',
+  activityRestore: 'restauró',
+  activityLoad: 'abrió',
+  activityUpload: 'subió',
 } satisfies Messages;
