@@ -251,6 +251,16 @@ for (const engine of workEngineCases()) {
       await page.locator('dd-section-list tbody tr').first().getByText('Accés').waitFor();
       // What happened, in words: not the code "login".
       await page.locator('dd-section-list tbody tr').first().getByText('va iniciar la sessió').waitFor();
+      // In the activity record, the user field names root too (it is in no value list).
+      await page.locator('dd-section-list tbody tr').first().locator('td.id a').click();
+      const user = page
+        .locator('component-select')
+        .filter({ has: page.locator('.head .label', { hasText: /^Usuari$/ }) });
+      await expect
+        .poll(() =>
+          user.locator('select').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent),
+        )
+        .toBe('root (usuari del sistema)');
     });
 
     it('shows what was deleted and restores a record from the list', async () => {
