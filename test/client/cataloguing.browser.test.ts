@@ -212,6 +212,11 @@ for (const engine of workEngineCases()) {
       const image = field(page, 'component-portal', 'Image');
       await image.getByRole('button', { name: 'New Images' }).click();
       await savedIn(page, 'component-portal', 'Image');
+      // The new record opens in a dialog on the interview; "Done" closes it, its link opens it.
+      await page
+        .getByRole('dialog', { name: /^New Images \d+, linked to Image$/ })
+        .getByRole('button', { name: 'Done' })
+        .click();
       await image.getByRole('link').first().click();
       await page.getByRole('heading', { name: /^Images \d+/ }).waitFor();
       // A real 1x1 PNG padded past one 2 MiB chunk (decoders ignore bytes after IEND).

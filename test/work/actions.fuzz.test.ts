@@ -22,6 +22,8 @@ const ACTIONS = [
   'create',
   'duplicate',
   'delete',
+  'get_deleted_records',
+  'restore_record',
   'save',
   'get_element_context',
   'get_section_elements_context',

@@ -19,6 +19,7 @@ const PLAIN: Record<string, MessageKey> = {
   'perm.global_admin_required': 'err_globalAdmin',
   'resource.not_found': 'err_notFound',
   'record.write_conflict': 'err_writeConflict',
+  'record.restore_id_taken': 'err_restoreIdTaken',
   'request.unknown_action': 'err_unknownAction',
 };
 

@@ -4,6 +4,7 @@
  * value for lists and history.
  */
 import type { ContextEntry, DataItem, Ddo, Pagination } from '../../../src/work/read/read-types.js';
+import { dateText, type MomentParts, momentPartsText } from './date-text.js';
 
 export type { ContextEntry, DataItem, Ddo, Pagination };
 
@@ -95,9 +96,10 @@ export function entryText(entry: unknown): string {
   if (typeof entry !== 'object') return String(entry);
   const e = entry as Record<string, unknown>;
   if ('start' in e) {
-    const start = formatDate(e.start as DateParts);
-    const end = formatDate(e.end as DateParts | undefined);
-    return end ? `${start} <> ${end}` : start;
+    // In the reader's locale (date-text.ts); a stored moment (with a time) with its time.
+    const start = momentPartsText(e.start as MomentParts);
+    const end = dateText(e.end as DateParts | undefined);
+    return end ? `${start} – ${end}` : start;
   }
   if ('value' in e) {
     const v = e.value;
@@ -105,7 +107,7 @@ export function entryText(entry: unknown): string {
     if (v && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
     // A moment (activity rows): its date and, when known, its time of day.
     if (v && typeof v === 'object' && 'start' in v)
-      return momentText((v as { start: DateParts & Record<string, number> }).start);
+      return momentPartsText((v as { start: MomentParts }).start);
     if ('tipo' in e) return `${String(e.tipo)}: ${String(v)}`;
     // Never raw JSON on screen: a structured value this client cannot word is named as such.
     return v === null || v === undefined ? '' : '(structured value)';

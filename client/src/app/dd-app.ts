@@ -12,6 +12,7 @@ import { pendingSaves, type SavedDetail } from '../components/pending-saves.js';
 import './dd-login.js';
 import './dd-menu.js';
 import './dd-section-list.js';
+import './dd-deleted-records.js';
 import './dd-record-edit.js';
 import './dd-maintenance.js';
 import './dd-import.js';
@@ -246,6 +247,8 @@ export class DdApp extends LitElement {
         return `${this.session.labelOf(r.section)} — Dédalo`;
       case 'edit':
         return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
+      case 'deleted':
+        return `${t('deletedRecordsOf', { label: this.session.labelOf(r.section) })} — Dédalo`;
       case 'maintenance':
         return `${t('maintenance')} — Dédalo`;
       case 'import':
@@ -394,10 +397,13 @@ export class DdApp extends LitElement {
     const r = this.route;
     switch (r.name) {
       case 'list':
-        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset} .limit=${r.limit ?? 25}></dd-section-list>`;
+        return html`<dd-section-list .session=${this.session} .section=${r.section} .offset=${r.offset} .limit=${r.limit ?? 25}
+          .sort=${r.sort} .search=${r.search} .dataLang=${this.session.dataLang}></dd-section-list>`;
       case 'edit':
         return html`<dd-record-edit .session=${this.session} .section=${r.section} .sectionId=${r.id}
           .lang=${this.session.dataLang}></dd-record-edit>`;
+      case 'deleted':
+        return html`<dd-deleted-records .session=${this.session} .section=${r.section}></dd-deleted-records>`;
       case 'maintenance':
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
       case 'import':

@@ -255,7 +255,7 @@ export class DdMaintenance extends LitElement {
     if (rows.length === 0) return html`<p class="muted">${t('nobodyEditing')}</p>`;
     const time = (v: unknown) => {
       const d = typeof v === 'string' ? new Date(v) : undefined;
-      return d && !Number.isNaN(d.getTime()) ? d.toLocaleString() : plainValue(v);
+      return d && !Number.isNaN(d.getTime()) ? d.toLocaleString(localeOf()) : plainValue(v);
     };
     return html`<table>
       <thead><tr><th scope="col">${t('user')}</th><th scope="col">${t('record')}</th><th scope="col">${t('field')}</th><th scope="col">${t('since')}</th><th scope="col">${t('lapsesAt')}</th></tr></thead>

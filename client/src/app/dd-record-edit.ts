@@ -59,6 +59,7 @@ export class DdRecordEdit extends LitElement {
     section: {},
     sectionId: { type: Number },
     lang: {},
+    embedded: { type: Boolean },
     result: { state: true },
     error: { state: true },
     showHistory: { state: true },
@@ -72,6 +73,8 @@ export class DdRecordEdit extends LitElement {
   declare section: string;
   declare sectionId: number;
   declare lang: string;
+  /** Inside another record's dialog (a portal's "New"): no way out to the list, no duplicate, delete or publish. */
+  declare embedded: boolean;
   declare result: ReadResult | undefined;
   declare error: string;
   declare showHistory: boolean;
@@ -89,6 +92,7 @@ export class DdRecordEdit extends LitElement {
     super();
     this.error = '';
     this.showHistory = false;
+    this.embedded = false;
     this.canPublish = false;
     this.publishing = false;
     this.compareLang = '';
@@ -483,7 +487,7 @@ export class DdRecordEdit extends LitElement {
     if (this.error)
       return html`<div class="bar">${back}</div><p class="alert" role="alert">${this.error}</p>`;
     if (!this.result) return html`<div class="bar">${back}</div><p class="muted">${t('loading')}</p>`;
-    const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
+    const writable = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true && !this.embedded;
     const title = this.recordTitle();
     const comps = this.componentContexts();
     // The player goes beside the text it is transcribed in.
@@ -491,7 +495,7 @@ export class DdRecordEdit extends LitElement {
       ? comps.find((c) => c.model === 'component_av')
       : undefined;
     return html`
-      <div class="bar">${back}</div>
+      ${this.embedded ? '' : html`<div class="bar">${back}</div>`}
       <div class="bar">
         <h1>${label} ${this.sectionId}${title ? html`: <span>${title}</span>` : ''}</h1>
         <div class="actions">

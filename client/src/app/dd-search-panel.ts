@@ -1,11 +1,13 @@
 /**
  * The search panel of a section, built from `get_section_elements_context`: one row per condition
  * (a text field contains words, a date within a range, a related record whose columns contain
- * words), combined with "all of" ($and) or "any of" ($or). Emits `search` with the sqo filter.
+ * words, a long text reached through a portal contains words), combined with "all of" ($and) or
+ * "any of" ($or). Emits `search` with the sqo filter and what the address keeps of the search.
  */
 import { css, html, LitElement } from 'lit';
 import { t } from '../api/i18n.js';
-import { type ContextEntry, parseDateInput, searchDdos } from '../api/read-shapes.js';
+import { type ContextEntry, type Ddo, parseDateInput, searchDdos } from '../api/read-shapes.js';
+import type { ExcerptSource, ListSearch, PathStep, SearchCondition } from './list-search.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
 
@@ -21,12 +23,26 @@ const RELATION_MODELS = new Set([
   'component_relation_children',
 ]);
 
-interface Condition {
+/** A field the panel offers: a component of the section, or a long text reached through a portal. */
+interface SearchField {
+  key: string;
+  label: string;
+  model: string;
+  path: PathStep[];
+  /** The relation's searchable text columns (relation fields). */
+  targets: Ddo[];
+  /** Paths to the long texts this field searches: their excerpts are shown under the rows. */
+  longTexts: PathStep[][];
+}
+
+interface Condition extends SearchCondition {
   key: number;
-  tipo: string;
-  q: string;
-  from: string;
-  to: string;
+}
+
+/** The `search` event: the filter (null: none) and what the address keeps of it. */
+export interface SearchDetail {
+  filter: SqoFilter;
+  search: ListSearch | undefined;
 }
 
 export type SqoFilter = Record<string, unknown> | null;
@@ -38,6 +54,7 @@ export class DdSearchPanel extends LitElement {
       :host { display: block; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; }
       fieldset { border: 0; padding: 0; margin: 0 0 0.5rem; }
       .cond { display: flex; gap: 0.4rem; flex-wrap: wrap; align-items: center; margin: 0.35rem 0; }
+      .cond select { max-width: 100%; }
       .cond input { width: 12rem; }
       .cond input.date { width: 8rem; }
     `,
@@ -45,51 +62,127 @@ export class DdSearchPanel extends LitElement {
   static override properties = {
     session: { attribute: false },
     section: {},
-    elements: { state: true },
+    initial: { attribute: false },
+    fields: { state: true },
     conditions: { state: true },
     operator: { state: true },
     error: { state: true },
   };
   declare session: Session;
   declare section: string;
-  declare elements: ContextEntry[];
+  /** The search the address holds: its conditions are shown again when the fields are loaded. */
+  declare initial: ListSearch | undefined;
+  declare fields: SearchField[];
   declare conditions: Condition[];
   declare operator: '$and' | '$or';
   declare error: string;
   private seq = 0;
+  private loadSeq = 0;
 
   constructor() {
     super();
-    this.elements = [];
+    this.fields = [];
     this.conditions = [];
     this.operator = '$and';
     this.error = '';
   }
 
-  override async updated(changed: Map<string, unknown>) {
+  private elementsOf(section: string): Promise<ContextEntry[]> {
+    return this.session.api
+      .call<ContextEntry[]>({ action: 'get_section_elements_context', options: { section_tipo: section } })
+      .then((a) => a.data.filter((e) => e.type === 'component'));
+  }
+
+  /**
+   * The section's searchable components, then each portal's long texts (a transcription behind
+   * the audiovisual portal): searching an interview by the words said in it is one condition.
+   */
+  private async loadFields() {
+    const seq = ++this.loadSeq;
+    const section = this.section;
+    const elements = (await this.elementsOf(section)).filter(
+      (e) => TEXT_MODELS.has(e.model) || DATE_MODELS.has(e.model) || RELATION_MODELS.has(e.model),
+    );
+    const fields: SearchField[] = elements.map((e) => ({
+      key: e.tipo,
+      label: String(e.label ?? e.tipo),
+      model: e.model,
+      path: [{ section_tipo: section, component_tipo: e.tipo }],
+      targets: RELATION_MODELS.has(e.model)
+        ? searchDdos(e).filter((d) => d.tipo !== e.tipo && d.model !== undefined && TEXT_MODELS.has(d.model))
+        : [],
+      longTexts:
+        e.model === 'component_text_area' ? [[{ section_tipo: section, component_tipo: e.tipo }]] : [],
+    }));
+    const portals = elements.filter((e) => e.model === 'component_portal');
+    const targets = [
+      ...new Set(
+        portals.flatMap((p) =>
+          ((p.target_sections ?? []) as { tipo: string }[]).map((t) => t.tipo).filter((t) => t !== section),
+        ),
+      ),
+    ];
+    const targetElements = new Map<string, ContextEntry[]>();
+    await Promise.all(
+      targets.map((t) =>
+        this.elementsOf(t)
+          .then((els) => targetElements.set(t, els))
+          .catch(() => undefined),
+      ),
+    );
+    for (const p of portals) {
+      for (const target of (p.target_sections ?? []) as { tipo: string }[]) {
+        for (const c of targetElements.get(target.tipo) ?? []) {
+          if (c.model !== 'component_text_area') continue;
+          const path = [
+            { section_tipo: section, component_tipo: p.tipo },
+            { section_tipo: target.tipo, component_tipo: c.tipo },
+          ];
+          fields.push({
+            key: `${p.tipo}>${c.tipo}`,
+            label: `${String(p.label ?? p.tipo)} › ${String(c.label ?? c.tipo)}`,
+            model: c.model,
+            path,
+            targets: [],
+            longTexts: [path],
+          });
+          // "Audiovisual contains" also looks in what was said: the words of its transcription.
+          const portalField = fields.find((f) => f.key === p.tipo);
+          if (portalField) {
+            portalField.targets.push({
+              tipo: c.tipo,
+              section_tipo: target.tipo,
+              parent: p.tipo,
+              model: c.model,
+            });
+            portalField.longTexts.push(path);
+          }
+        }
+      }
+    }
+    if (seq !== this.loadSeq) return;
+    this.fields = fields;
+    const initial = this.initial;
+    const kept = initial?.conditions.filter((c) => fields.some((f) => f.key === c.field)) ?? [];
+    if (initial && kept.length > 0) {
+      this.operator = initial.op;
+      this.conditions = kept.map((c) => ({ ...c, key: ++this.seq }));
+    } else if (fields[0]) this.addCondition();
+  }
+
+  override updated(changed: Map<string, unknown>) {
     if (changed.has('section') && this.section) {
       this.conditions = [];
-      try {
-        const answer = await this.session.api.call<ContextEntry[]>({
-          action: 'get_section_elements_context',
-          options: { section_tipo: this.section },
-        });
-        this.elements = answer.data.filter(
-          (e) =>
-            e.type === 'component' &&
-            (TEXT_MODELS.has(e.model) || DATE_MODELS.has(e.model) || RELATION_MODELS.has(e.model)),
-        );
-        if (this.elements[0]) this.addCondition();
-      } catch {
-        this.elements = [];
-      }
+      this.loadFields().catch(() => {
+        this.fields = [];
+      });
     }
   }
 
   private addCondition() {
-    const first = this.elements[0];
+    const first = this.fields[0];
     if (!first) return;
-    this.conditions = [...this.conditions, { key: ++this.seq, tipo: first.tipo, q: '', from: '', to: '' }];
+    this.conditions = [...this.conditions, { key: ++this.seq, field: first.key, q: '', from: '', to: '' }];
   }
 
   private update1(key: number, patch: Partial<Condition>) {
@@ -97,60 +190,73 @@ export class DdSearchPanel extends LitElement {
   }
 
   private leafOf(c: Condition): Record<string, unknown> | string | undefined {
-    const el = this.elements.find((e) => e.tipo === c.tipo);
-    if (!el) return undefined;
-    const step = { section_tipo: el.section_tipo, component_tipo: el.tipo };
-    if (DATE_MODELS.has(el.model)) {
+    const field = this.fields.find((f) => f.key === c.field);
+    if (!field) return undefined;
+    const path = field.path;
+    if (DATE_MODELS.has(field.model)) {
       if (!c.from && !c.to) return undefined;
       const from = c.from ? parseDateInput(c.from) : undefined;
       const to = c.to ? parseDateInput(c.to) : undefined;
-      if ((c.from && !from) || (c.to && !to))
-        return `${el.label}: write dates as 1990, 1990-05 or 1990-05-17`;
+      if ((c.from && !from) || (c.to && !to)) return t('searchDateFormat', { label: field.label });
       const q =
         from && to ? `${c.from.trim()}...${c.to.trim()}` : from ? `>=${c.from.trim()}` : `<=${c.to.trim()}`;
-      return { q, path: [step] };
+      return { q, path };
     }
     if (!c.q.trim()) return undefined;
-    if (RELATION_MODELS.has(el.model)) {
-      // Through the relation to the target's searchable columns: any of them contains the words.
-      const targets = searchDdos(el).filter((d) => d.tipo !== el.tipo);
-      // No searchable columns behind it (projects, say): "*" has any, "!*" has none.
-      if (targets.length === 0) return { q_operator: c.q.trim() === '!*' ? '!*' : '*', path: [step] };
+    if (RELATION_MODELS.has(field.model)) {
+      // Through the relation to the target's text columns: any of them contains the words.
+      // Only text: a media file (rsc35) cannot be searched by words, and asking would fail.
+      if (field.targets.length === 0) return { q_operator: c.q.trim() === '!*' ? '!*' : '*', path };
       return {
-        $or: targets.map((t) => ({
+        $or: field.targets.map((d) => ({
           q: c.q.trim(),
-          path: [step, { section_tipo: t.section_tipo, component_tipo: t.tipo }],
+          path: [...path, { section_tipo: d.section_tipo, component_tipo: d.tipo }],
+          lang: 'all',
         })),
       };
     }
-    return { q: c.q.trim(), path: [step], lang: 'all' };
+    return { q: c.q.trim(), path, lang: 'all' };
   }
 
   private submit(e: Event) {
     e.preventDefault();
     this.error = '';
     const leaves: Record<string, unknown>[] = [];
+    const excerpts: ExcerptSource[] = [];
     for (const c of this.conditions) {
       const leaf = this.leafOf(c);
       if (typeof leaf === 'string') {
         this.error = leaf;
         return;
       }
-      if (leaf) leaves.push(leaf);
+      if (!leaf) continue;
+      leaves.push(leaf);
+      const field = this.fields.find((f) => f.key === c.field);
+      for (const path of field?.longTexts ?? []) excerpts.push({ path, q: c.q.trim() });
     }
-    const filter: SqoFilter = leaves.length > 0 ? { [this.operator]: leaves } : null;
-    this.dispatchEvent(new CustomEvent('search', { detail: filter }));
+    const filter = leaves.length > 0 ? { [this.operator]: leaves } : null;
+    const search: ListSearch | undefined = filter
+      ? {
+          op: this.operator,
+          conditions: this.conditions.map(({ field, q, from, to }) => ({ field, q, from, to })),
+          filter,
+          excerpts,
+        }
+      : undefined;
+    this.dispatchEvent(new CustomEvent<SearchDetail>('search', { detail: { filter, search } }));
   }
 
   private reset() {
     this.conditions = [];
     this.addCondition();
     this.error = '';
-    this.dispatchEvent(new CustomEvent('search', { detail: null }));
+    this.dispatchEvent(
+      new CustomEvent<SearchDetail>('search', { detail: { filter: null, search: undefined } }),
+    );
   }
 
   private renderCondition(c: Condition, index: number) {
-    const el = this.elements.find((e) => e.tipo === c.tipo);
+    const el = this.fields.find((f) => f.key === c.field);
     const n = index + 1;
     const value = !el
       ? ''
@@ -163,8 +269,8 @@ export class DdSearchPanel extends LitElement {
             placeholder=${RELATION_MODELS.has(el.model) ? t('relatedContainsPlaceholder') : t('containsPlaceholder')} .value=${c.q}
             @input=${(e: Event) => this.update1(c.key, { q: (e.target as HTMLInputElement).value })} />`;
     return html`<div class="cond">
-      <select aria-label=${t('condField', { n })} @change=${(e: Event) => this.update1(c.key, { tipo: (e.target as HTMLSelectElement).value, q: '', from: '', to: '' })}>
-        ${this.elements.map((e) => html`<option value=${e.tipo} ?selected=${e.tipo === c.tipo}>${e.label}</option>`)}
+      <select aria-label=${t('condField', { n })} @change=${(e: Event) => this.update1(c.key, { field: (e.target as HTMLSelectElement).value, q: '', from: '', to: '' })}>
+        ${this.fields.map((f) => html`<option value=${f.key} ?selected=${f.key === c.field}>${f.label}</option>`)}
       </select>
       ${value}
       <button type="button" aria-label=${t('removeCondition', { n })} @click=${() => {
@@ -174,7 +280,7 @@ export class DdSearchPanel extends LitElement {
   }
 
   override render() {
-    if (this.elements.length === 0) return html`<p class="muted">${t('noSearchableFields')}</p>`;
+    if (this.fields.length === 0) return html`<p class="muted">${t('noSearchableFields')}</p>`;
     return html`<form role="search" aria-label=${t('searchRecords')} @submit=${this.submit}>
       <fieldset class="row">
         <legend class="visually-hidden">${t('combineConditions')}</legend>

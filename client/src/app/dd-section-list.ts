@@ -1,10 +1,13 @@
 /**
- * A section's records: column headers from the section context's show map, one row per record,
- * paging with the total (`full_count`), the search panel, and "New" for users who may create.
- * Each row's id is a link that opens the record in edit mode.
+ * A section's records: column headers from the section context's show map (each one sorts the
+ * list, through the SQO `order`), one row per record, paging with the total (`full_count`) and a
+ * page to jump to, the search panel, and "New" for users who may create. Each row's id is a link
+ * that opens the record in edit mode. The page, the order and the search live in the address
+ * (router.ts, list-search.ts): a reload, a shared link and back/forward show the same list. A
+ * search in long texts (a transcription) shows under each row the excerpts that matched.
  */
 import { css, html, LitElement, type TemplateResult } from 'lit';
-import { t, uiLang } from '../api/i18n.js';
+import { type MessageKey, t, uiLang } from '../api/i18n.js';
 import { newIdempotencyKey } from '../api/idempotency-key.js';
 import {
   type ContextEntry,
@@ -22,11 +25,50 @@ import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import { publishOffer, publishSummary } from './publish.js';
 import './dd-search-panel.js';
-import type { SqoFilter } from './dd-search-panel.js';
+import type { SearchDetail } from './dd-search-panel.js';
 import { bcp47Of, langName } from './lang-names.js';
-import { hrefOf, navigate, PAGE_SIZES } from './router.js';
+import {
+  decodeListSearch,
+  encodeListSearch,
+  fetchExcerpts,
+  type ListSearch,
+  type RowExcerpts,
+} from './list-search.js';
+import { RecordNames } from './record-names.js';
+import { hrefOf, type ListSort, navigate, PAGE_SIZES } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
+
+/** The activity log and its "where" column: an element tipo written as text (dd229, rsc167). */
+const ACTIVITY_SECTION = 'dd542';
+const ACTIVITY_WHERE = 'dd546';
+/** Its "what" column: the server's event codes (store/activity.ts), worded in the interface language. */
+const ACTIVITY_WHAT = 'dd545';
+const ACTIVITY_WORDS: Record<string, MessageKey> = {
+  login: 'activityLogin',
+  logout: 'activityLogout',
+  new: 'activityNew',
+  save: 'activitySave',
+  delete: 'activityDelete',
+  restore: 'activityRestore',
+  load: 'activityLoad',
+  upload: 'activityUpload',
+};
+
+const isLocatorEntry = (e: unknown): e is Locator =>
+  typeof e === 'object' && e !== null && 'section_tipo' in e && 'section_id' in e;
+
+/** Models the server can order by (docs/work-sqo.md "Order"): text, numbers, dates, relations. */
+const SORTABLE_MODELS = new Set([
+  'component_input_text',
+  'component_text_area',
+  'component_email',
+  'component_number',
+  'component_date',
+  'component_select',
+  'component_radio_button',
+  'component_section_id',
+]);
 
 export class DdSectionList extends LitElement {
   static override styles = [
@@ -37,11 +79,23 @@ export class DdSectionList extends LitElement {
       .bar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; margin-bottom: 0.75rem; }
       h1 { margin: 0; font-size: 1.5rem; }
       .spacer { flex: 1; }
-      .table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; }
+      /* A container: the excerpts under a row measure themselves against it (cqw). */
+      .table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; container-type: inline-size; }
       tbody tr:hover { background: #f7fafc; }
       td.id { width: 4rem; }
       .pager { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
       dd-search-panel { margin-bottom: 0.75rem; }
+      th button.sort { all: unset; cursor: pointer; font-weight: 600; display: inline-flex; gap: 0.25rem; align-items: center; }
+      th button.sort:focus-visible { outline: 2px solid var(--accent, #2b6cb0); outline-offset: 2px; }
+      th button.sort .arrow { font-size: 0.75rem; color: var(--muted, #4a5568); min-width: 0.75rem; }
+      tr.excerpts td { border-top: 0; padding-top: 0; }
+      tr.excerpts ul { position: sticky; left: 0.5rem; max-width: min(60rem, calc(100cqw - 4.5rem)); margin: 0 0 0 3rem; padding-left: 1.1rem; font-size: 0.9rem; color: #2d3748; }
+      @media (max-width: 640px) { tr.excerpts ul { margin-left: 0.5rem; max-width: calc(100cqw - 2rem); } }
+      tr.excerpts mark { background: #fefcbf; color: inherit; font-weight: 600; padding: 0 0.1rem; }
+      .pager { flex-wrap: wrap; }
+      .pager > span, .pager label { white-space: nowrap; }
+      .jump { display: inline-flex; gap: 0.35rem; align-items: center; white-space: nowrap; }
+      .jump input { width: 4rem; }
       details.export { position: relative; }
       details.export > summary { list-style: none; cursor: pointer; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 4px; background: var(--paper); }
       details.export > summary::-webkit-details-marker { display: none; }
@@ -60,6 +114,10 @@ export class DdSectionList extends LitElement {
     section: {},
     offset: { type: Number },
     limit: { type: Number },
+    sort: { attribute: false },
+    search: {},
+    dataLang: {},
+    excerpts: { state: true },
     result: { state: true },
     total: { state: true },
     error: { state: true },
@@ -72,6 +130,13 @@ export class DdSectionList extends LitElement {
   declare section: string;
   declare offset: number;
   declare limit: number;
+  /** The order the address asks for (none: by id). */
+  declare sort: ListSort | undefined;
+  /** The search the address holds (list-search.ts encoding). */
+  declare search: string | undefined;
+  /** The session's data language: a change reads the list again, in it. */
+  declare dataLang: string | undefined;
+  declare excerpts: RowExcerpts;
   declare result: ReadResult | undefined;
   declare total: number;
   declare error: string;
@@ -79,8 +144,18 @@ export class DdSectionList extends LitElement {
   declare showSearch: boolean;
   declare canPublish: boolean;
   declare publishing: boolean;
-  private filter: SqoFilter = null;
   private loadSeq = 0;
+  /** Names of the linked records the rows show (Publishable "Yes", a profile, a user). */
+  private names: RecordNames | undefined;
+
+  /** The search of the address, checked (a mangled one is no search). */
+  private get listSearch(): ListSearch | undefined {
+    return decodeListSearch(this.search);
+  }
+
+  private get filter(): Record<string, unknown> | undefined {
+    return this.listSearch?.filter;
+  }
 
   constructor() {
     super();
@@ -92,6 +167,7 @@ export class DdSectionList extends LitElement {
     this.showSearch = false;
     this.canPublish = false;
     this.publishing = false;
+    this.excerpts = new Map();
   }
 
   /** Offers Publish only where the server's publication map takes this section. */
@@ -125,10 +201,20 @@ export class DdSectionList extends LitElement {
 
   override updated(changed: Map<string, unknown>) {
     if (changed.has('section')) {
-      this.filter = null;
       this.checkPublishable();
+      this.showSearch = this.search !== undefined;
     }
-    if (changed.has('section') || changed.has('offset') || changed.has('limit')) void this.load();
+    // A list opened from a link (or back/forward) with a search shows its conditions.
+    if (changed.has('search') && this.search !== undefined) this.showSearch = true;
+    if (
+      changed.has('section') ||
+      changed.has('offset') ||
+      changed.has('limit') ||
+      changed.has('search') ||
+      (changed.has('sort') && JSON.stringify(changed.get('sort')) !== JSON.stringify(this.sort)) ||
+      (changed.has('dataLang') && changed.get('dataLang') !== undefined)
+    )
+      void this.load();
     if (changed.has('result') && this.result) {
       // How long the rows took to render after the answer came (the browser test reports it).
       performance.measure('dd-list-render', 'dd-list-answer');
@@ -147,6 +233,8 @@ export class DdSectionList extends LitElement {
         full_count: true,
       };
       if (this.filter) sqo.filter = this.filter;
+      const order = this.orderOf(this.sort);
+      if (order) sqo.order = order;
       const answer = await this.session.api.call<ReadResult>({
         action: 'read',
         source: {
@@ -164,13 +252,87 @@ export class DdSectionList extends LitElement {
       this.result = answer.data;
       const sections = answer.data.data.find((d) => d.typo === 'sections');
       this.total = Number(sections?.total ?? sections?.entries.length ?? 0);
+      this.excerpts = new Map();
+      void this.loadExcerpts(
+        seq,
+        ((sections?.entries ?? []) as Locator[]).map((l) => Number(l.section_id)),
+      );
+      void this.loadNames(seq, answer.data);
     } catch (err) {
       if (seq !== this.loadSeq) return;
       this.result = undefined;
+      this.excerpts = new Map();
       this.error = err instanceof ApiError ? err.message : t('listNotRead');
     } finally {
       if (seq === this.loadSeq) this.loading = false;
     }
+  }
+
+  /**
+   * Names of the records linked from columns that came without their own sub-columns (a select,
+   * a radio button, a user), and labels of the element tipos the activity log names.
+   */
+  private async loadNames(seq: number, result: ReadResult) {
+    if (this.names?.lang !== this.session.dataLang)
+      this.names = new RecordNames(this.session.api, this.session.dataLang);
+    const names = this.names;
+    const ddos = showDdos(this.context);
+    const locators: Locator[] = [];
+    const tipos: string[] = [];
+    for (const item of result.data) {
+      if (item.typo === 'sections' || item.section_tipo !== this.section || item.parent_tipo !== undefined)
+        continue;
+      if (this.section === ACTIVITY_SECTION && item.tipo === ACTIVITY_WHERE) {
+        tipos.push(...(item.entries as { value?: unknown }[]).map((e) => String(e.value ?? '')));
+        continue;
+      }
+      // Locators whose sub-columns came empty (none, or none readable) are named by a read.
+      const sub = ddos.filter((d) => d.parent === item.tipo);
+      for (const e of item.entries) {
+        if (
+          isLocatorEntry(e) &&
+          (sub.length === 0 || linkedText(result.data, item, sub, e) === `#${e.section_id}`)
+        )
+          locators.push(e);
+      }
+    }
+    if (locators.length === 0 && tipos.length === 0) return;
+    await Promise.all([names.resolve(locators), names.resolveLabels(tipos)]);
+    if (seq === this.loadSeq) this.requestUpdate();
+  }
+
+  /** The excerpts of the long texts the search looked in, for the rows shown (a second read). */
+  private async loadExcerpts(seq: number, ids: number[]) {
+    const sources = this.listSearch?.excerpts ?? [];
+    if (sources.length === 0 || ids.length === 0) return;
+    try {
+      const found = await fetchExcerpts(this.session.api, this.section, ids, sources);
+      if (seq === this.loadSeq) this.excerpts = found;
+    } catch {
+      // The rows are what was asked for; without excerpts they still say which records match.
+    }
+  }
+
+  /** The SQO order of a column: through a portal, by the first of its columns (a name, a code). */
+  private orderOf(sort: ListSort | undefined): Record<string, unknown>[] | undefined {
+    if (!sort) return undefined;
+    const direction = sort.dir === 'desc' ? 'DESC' : 'ASC';
+    if (sort.column === 'section_id')
+      return [{ direction, path: [{ section_tipo: this.section, component_tipo: 'section_id' }] }];
+    const path = this.sortPath(sort.column);
+    return path ? [{ direction, path, lang: this.session.dataLang }] : undefined;
+  }
+
+  /** The order path of a column, or undefined when it cannot be ordered (a media file, say). */
+  private sortPath(tipo: string): Record<string, string>[] | undefined {
+    const ddos = showDdos(this.context);
+    const column = ddos.find((d) => d.tipo === tipo && (d.parent === this.section || d.parent === 'self'));
+    const first = { section_tipo: this.section, component_tipo: tipo };
+    // Before the first answer the context is unknown: the column is trusted; the server checks it.
+    if (!column) return this.context ? undefined : [first];
+    const sub = ddos.find((d) => d.parent === tipo && d.model !== undefined && SORTABLE_MODELS.has(d.model));
+    if (sub) return [first, { section_tipo: sub.section_tipo, component_tipo: sub.tipo }];
+    return column.model !== undefined && SORTABLE_MODELS.has(column.model) ? [first] : undefined;
   }
 
   private get context(): ContextEntry | undefined {
@@ -217,18 +379,95 @@ export class DdSectionList extends LitElement {
     </details>`;
   }
 
-  private onSearch(e: CustomEvent<SqoFilter>) {
-    this.filter = e.detail;
-    if (this.offset !== 0) navigate({ name: 'list', section: this.section, offset: 0, limit: this.limit });
-    else void this.load();
+  /** A new search starts at the first page; it is a new address (back returns to the last one). */
+  private onSearch(e: CustomEvent<SearchDetail>) {
+    const search = e.detail.search ? encodeListSearch(e.detail.search) : undefined;
+    if (search === this.search && this.offset === 0) {
+      void this.load();
+      return;
+    }
+    this.go({ offset: 0, search });
+  }
+
+  /** Navigates to this list with some of its address changed. */
+  private go(change: {
+    offset?: number;
+    limit?: number;
+    sort?: ListSort | undefined;
+    search?: string | undefined;
+  }) {
+    const next = {
+      offset: this.offset,
+      limit: this.limit,
+      sort: this.sort,
+      search: this.search,
+      ...change,
+    };
+    navigate({
+      name: 'list',
+      section: this.section,
+      offset: next.offset,
+      limit: next.limit,
+      ...(next.sort ? { sort: next.sort } : {}),
+      ...(next.search ? { search: next.search } : {}),
+    });
+  }
+
+  /** A header click: ascending, then descending, by that column (back to the first page). */
+  private sortBy(column: string) {
+    const dir = this.sort?.column === column && this.sort.dir === 'asc' ? 'desc' : 'asc';
+    this.go({ offset: 0, sort: { column, dir } });
+  }
+
+  private header(column: string, label: string, sortable: boolean) {
+    if (!sortable) return html`<th scope="col">${label}</th>`;
+    const active = this.sort?.column === column ? this.sort.dir : undefined;
+    const ariaSort = active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none';
+    return html`<th scope="col" aria-sort=${ariaSort}>
+      <button class="sort" title=${t('sortBy', { label })} @click=${() => this.sortBy(column)}>${label}<span class="arrow" aria-hidden="true">${active === 'asc' ? '▲' : active === 'desc' ? '▼' : '↕'}</span></button>
+    </th>`;
+  }
+
+  private renderExcerpts(id: number, span: number) {
+    const found = this.excerpts.get(id);
+    if (!found) return '';
+    // One cell across the row; its text stays in view when a narrow screen scrolls the table.
+    return html`<tr class="excerpts"><td colspan=${span + 1}>
+      <ul aria-label=${t('excerptsOf', { id })}>
+        ${found.map(
+          (x) =>
+            html`<li>${x.cutBefore ? '… ' : ''}${x.parts.map((p) => (p.hit ? html`<mark>${p.text}</mark>` : p.text))}${x.cutAfter ? ' …' : ''}</li>`,
+        )}
+      </ul>
+    </td></tr>`;
   }
 
   private cell(data: DataItem[], column: Ddo, sub: Ddo[], sectionId: number): string | TemplateResult {
     const item = itemOf(data, column.tipo, this.section, sectionId);
     if (!item) return '';
-    if (item.pagination !== undefined || sub.length > 0) {
-      const locators = item.entries as Locator[];
-      return locators.map((l) => linkedText(data, item, sub, l)).join('; ');
+    if (item.pagination !== undefined || sub.length > 0 || item.entries.some(isLocatorEntry)) {
+      const locators = item.entries.filter(isLocatorEntry);
+      return html`${locators.map((l, i) => {
+        const own = sub.length > 0 ? linkedText(data, item, sub, l) : '';
+        const text =
+          (own && own !== `#${l.section_id}` ? own : undefined) ??
+          this.names?.nameOf(l) ??
+          t('recordOf', { label: this.session.labelOf(l.section_tipo), id: l.section_id });
+        const id = Number(l.section_id);
+        const link =
+          id > 0 ? html`<a href=${hrefOf({ name: 'edit', section: l.section_tipo, id })}>${text}</a>` : text;
+        return html`${i > 0 ? '; ' : ''}${link}`;
+      })}`;
+    }
+    if (this.section === ACTIVITY_SECTION && column.tipo === ACTIVITY_WHAT) {
+      const code = String((item.entries[0] as { value?: unknown } | undefined)?.value ?? '');
+      const key = ACTIVITY_WORDS[code];
+      if (key) return html`<span title=${code}>${t(key)}</span>`;
+    }
+    if (this.section === ACTIVITY_SECTION && column.tipo === ACTIVITY_WHERE) {
+      const tipo = String((item.entries[0] as { value?: unknown } | undefined)?.value ?? '');
+      const label = this.names?.labelOf(tipo);
+      return label ? html`<span title=${tipo}>${label}</span>` : tipo;
     }
     // A translatable value with none in the data language: the list shows another's, marked.
     const shown = (item.entries as { lang?: unknown }[])[0]?.lang;
@@ -252,7 +491,9 @@ export class DdSectionList extends LitElement {
       return html`<p class="notice">${this.filter ? t('noRecordsMatch') : t('noRecords')}</p>`;
     return html`<div class="table-wrap"><table>
       <caption class="visually-hidden">${t('tableCaption', { label: this.context?.label ?? this.section, from: this.offset + 1, to: this.offset + rows.length, total: this.total })}</caption>
-      <thead><tr><th scope="col">${t('id')}</th>${columns.map((c) => html`<th scope="col">${c.label ?? c.tipo}</th>`)}</tr></thead>
+      <thead><tr>${this.header('section_id', t('id'), true)}${columns.map((c) =>
+        this.header(c.tipo, c.label ?? c.tipo, this.sortPath(c.tipo) !== undefined),
+      )}</tr></thead>
       <tbody>
         ${rows.map((r) => {
           const id = Number(r.section_id);
@@ -268,7 +509,7 @@ export class DdSectionList extends LitElement {
                   id,
                 )}</td>`,
             )}
-          </tr>`;
+          </tr>${this.renderExcerpts(id, columns.length)}`;
         })}
       </tbody>
     </table></div>`;
@@ -279,8 +520,9 @@ export class DdSectionList extends LitElement {
     const label = ctx?.label ?? this.session.labelOf(this.section);
     const canCreate = (ctx?.permissions ?? 0) >= 2 && ctx?.read_only !== true;
     const last = this.offset + this.limit;
-    const go = (offset: number, limit = this.limit) =>
-      navigate({ name: 'list', section: this.section, offset, limit });
+    const go = (offset: number, limit = this.limit) => this.go({ offset, limit });
+    const pages = Math.max(1, Math.ceil(this.total / this.limit));
+    const page = Math.floor(this.offset / this.limit) + 1;
     return html`
       <div class="bar">
         <h1>${label}</h1>
@@ -296,11 +538,12 @@ export class DdSectionList extends LitElement {
             ? html`<button ?disabled=${this.publishing} @click=${this.publishSection}>${this.publishing ? t('publishing') : t('publishSection')}</button>`
             : ''
         }
+        ${canCreate ? html`<a class="deleted-link" href=${hrefOf({ name: 'deleted', section: this.section })}>${t('deletedRecordsLink')}</a>` : ''}
         ${canCreate ? html`<button class="primary" @click=${this.create}>${t('newRecord')}</button>` : ''}
       </div>
       <dd-confirm-dialog class="publish" confirm-label=${t('publish')} heading=${t('publishSectionTitle', { label })}
         .body=${html`<p>${t('publishSectionBody', { n: this.total, label })}</p>`}></dd-confirm-dialog>
-      ${this.showSearch ? html`<dd-search-panel .session=${this.session} .section=${this.section} @search=${this.onSearch}></dd-search-panel>` : ''}
+      ${this.showSearch ? html`<dd-search-panel .session=${this.session} .section=${this.section} .initial=${this.listSearch} @search=${this.onSearch}></dd-search-panel>` : ''}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : this.renderTable()}
       ${
         this.total > 0
@@ -308,6 +551,20 @@ export class DdSectionList extends LitElement {
             <button ?disabled=${this.offset === 0} @click=${() => go(Math.max(0, this.offset - this.limit))}>${t('previous')}</button>
             <span>${t('pageRange', { from: this.offset + 1, to: Math.min(last, this.total), total: this.total })}</span>
             <button ?disabled=${last >= this.total} @click=${() => go(last)}>${t('next')}</button>
+            ${
+              pages > 1
+                ? html`<form class="jump" @submit=${(e: Event) => {
+                    e.preventDefault();
+                    const input = (e.currentTarget as HTMLFormElement).querySelector('input')!;
+                    const n = Math.min(pages, Math.max(1, Math.trunc(Number(input.value)) || 1));
+                    go((n - 1) * this.limit);
+                  }}>
+                  <label>${t('pageLabel')} <input type="number" min="1" max=${pages} .value=${String(page)} /></label>
+                  <span>${t('ofPages', { n: pages })}</span>
+                  <button type="submit">${t('goToPage')}</button>
+                </form>`
+                : ''
+            }
             <label>${t('perPage')}
               <select @change=${(e: Event) => go(0, Number((e.target as HTMLSelectElement).value))}>
                 ${PAGE_SIZES.map((n) => html`<option value=${n} ?selected=${n === this.limit}>${n}</option>`)}

@@ -1,8 +1,10 @@
 /**
  * component_portal: the linked records (their columns from the portal's show map), each with
  * open, move up/down (`sort_data`) and unlink (`remove` by the locator's id); a search of the
- * target section to link an existing record (`insert` of a locator); "New" creates a record in
- * the target and links it (`add_new_element`).
+ * target section as you type to link an existing record (`insert` of a locator), each result with
+ * the target's list columns that tell records apart (dates, codes); "New" creates a record in the
+ * target and links it in one change (`add_new_element`), then opens it in a dialog to fill in
+ * without leaving this record.
  */
 
 import { css, html } from 'lit';
@@ -27,7 +29,12 @@ const TEXT_MODELS = new Set(['component_input_text', 'component_text_area', 'com
 interface Found {
   locator: Locator;
   text: string;
+  /** The target's other list columns with a value: what tells this record from a namesake. */
+  details: { label: string; value: string }[];
 }
+
+/** How long typing pauses before the search runs (one request per pause, not per key). */
+const TYPE_PAUSE_MS = 250;
 
 export class ComponentPortal extends ComponentBase {
   static override styles = [
@@ -38,7 +45,13 @@ export class ComponentPortal extends ComponentBase {
       li:hover { background: var(--wash); }
       li .row { justify-content: space-between; }
       .finder { margin-top: 0.4rem; display: grid; gap: 0.3rem; }
-      .found { list-style: none; padding: 0; margin: 0; }
+      .found { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.2rem; }
+      .found li { align-items: baseline; }
+      .found .details { color: var(--muted, #4a5568); font-size: 0.88rem; }
+      dialog.new-record { border: 1px solid var(--line); border-radius: 8px; padding: 0.75rem 1rem; width: min(60rem, 96vw); max-height: 92vh; overflow: auto; }
+      dialog.new-record::backdrop { background: rgb(0 0 0 / 35%); }
+      dialog.new-record .head-row { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; margin-bottom: 0.5rem; }
+      dialog.new-record h2 { margin: 0; font-size: 1.1rem; }
     `,
   ];
   static override properties = {
@@ -47,11 +60,16 @@ export class ComponentPortal extends ComponentBase {
     searching: { state: true },
     fallbackLabels: { state: true },
     findError: { state: true },
+    created: { state: true },
   };
   declare found: Found[] | undefined;
   declare searching: boolean;
   declare fallbackLabels: Map<string, string>;
   declare findError: string;
+  /** The record "New" just created and linked, open in the dialog. */
+  declare created: { section: string; id: number; label: string } | undefined;
+  private findSeq = 0;
+  private typing: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -132,9 +150,32 @@ export class ComponentPortal extends ComponentBase {
     if (changed.has('item')) void this.loadFallbackLabels();
   }
 
-  private async find(e: Event) {
+  private onFindSubmit(e: Event) {
     e.preventDefault();
-    const q = ((e.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement).value.trim();
+    clearTimeout(this.typing);
+    void this.find(((e.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement).value.trim());
+  }
+
+  /** Search as you type: after a pause; an emptied box clears the results. */
+  private onFindInput(e: Event) {
+    const q = (e.target as HTMLInputElement).value.trim();
+    clearTimeout(this.typing);
+    if (q === '') {
+      this.findSeq++;
+      this.found = undefined;
+      this.searching = false;
+      return;
+    }
+    this.typing = setTimeout(() => void this.find(q), TYPE_PAUSE_MS);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.typing);
+  }
+
+  private async find(q: string) {
+    const seq = ++this.findSeq;
     const targets = this.targets.map((t) => t.tipo);
     const maps = await this.targetMaps();
     // Words are looked for in text fields (a relation in the map would need a locator).
@@ -157,33 +198,45 @@ export class ComponentPortal extends ComponentBase {
           this.store.session.api.call<ReadResult>({
             action: 'read',
             source: { tipo: st, section_tipo: st, model: 'section', mode: 'list', action: 'search' },
+            // No show map: the target section's own list columns, what its list shows.
             sqo: { section_tipo: [st], limit: 10, offset: 0, ...(filter ? { filter } : {}) },
-            show: {
-              ddo_map: shown
-                .filter((d) => d.section_tipo === st)
-                .map((d) => ({ ...d, parent: st, mode: 'list' })),
-            },
           }),
         ),
       );
+      if (seq !== this.findSeq) return;
       this.found = results.flatMap((r, n) => {
         const st = targets[n]!;
-        const rows = (r.data.data.find((d) => d.typo === 'sections')?.entries ?? []) as Locator[];
-        return rows.map((row) => ({
-          locator: { section_tipo: st, section_id: Number(row.section_id) },
-          text:
-            shown
-              .filter((d) => d.section_tipo === st)
-              .map((d) => itemText(itemOf(r.data.data, d.tipo, st, row.section_id)))
-              .filter(Boolean)
-              .join(' ') || `#${row.section_id}`,
-        }));
+        const data = r.data.data;
+        const context = r.data.context.find((c) => c.type === 'section' && c.tipo === st);
+        const listColumns = showDdos(context).filter((d) => d.parent === st || d.parent === 'self');
+        const named = shown.filter((d) => d.section_tipo === st);
+        const nameColumns = named.length > 0 ? named : listColumns.slice(0, 1);
+        const rows = (data.find((d) => d.typo === 'sections')?.entries ?? []) as Locator[];
+        return rows.map((row) => {
+          const columnText = (d: Ddo) => {
+            const item = itemOf(data, d.tipo, st, row.section_id);
+            // Locators would read as "dd64 1": only values that read as themselves.
+            return item && !item.entries.some((e) => typeof e === 'object' && e !== null && 'section_id' in e)
+              ? itemText(item)
+              : '';
+          };
+          return {
+            locator: { section_tipo: st, section_id: Number(row.section_id) },
+            text: nameColumns.map(columnText).filter(Boolean).join(' ') || `#${row.section_id}`,
+            details: listColumns
+              .filter((d) => !nameColumns.some((n) => n.tipo === d.tipo))
+              .map((d) => ({ label: String(d.label ?? d.tipo), value: columnText(d) }))
+              .filter((d) => d.value !== '')
+              .slice(0, 4),
+          };
+        });
       });
     } catch (err) {
+      if (seq !== this.findSeq) return;
       this.found = undefined;
       this.findError = err instanceof ApiError ? err.message : t('searchFailed');
     } finally {
-      this.searching = false;
+      if (seq === this.findSeq) this.searching = false;
     }
   }
 
@@ -244,11 +297,43 @@ export class ComponentPortal extends ComponentBase {
       this.applyEcho(echo);
       this.status = 'saved';
       const created = echo.created_section_id;
-      if (created !== undefined) this.store.session.announce(t('createdAndLinked', { id: created }));
+      if (created !== undefined) {
+        this.store.session.announce(t('createdAndLinked', { id: created }));
+        // Filled in here, in a dialog: the cataloguer stays on this record.
+        const label = this.targets.find((x) => x.tipo === sectionTipo)?.label ?? sectionTipo;
+        this.created = { section: sectionTipo, id: Number(created), label };
+        await this.updateComplete;
+        this.renderRoot.querySelector<HTMLDialogElement>('dialog.new-record')?.showModal();
+      }
     } catch (err) {
       this.status = 'failed';
       this.message = err instanceof ApiError ? err.message : t('recordNotCreated');
     }
+  }
+
+  /** The dialog closed: the linked record's name is read again (it was empty when linked). */
+  private async closeCreated() {
+    const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.new-record');
+    if (dialog?.open) dialog.close();
+    if (!this.created) return;
+    this.created = undefined;
+    const count = this.item?.pagination?.total ?? (this.entries as Locator[]).length;
+    await this.showAll(Math.max(1, count));
+    void this.loadFallbackLabels();
+  }
+
+  private renderCreated() {
+    const c = this.created;
+    if (!c) return '';
+    const heading = t('newLinkedTitle', { label: c.label, id: c.id, to: String(this.context.label ?? '') });
+    return html`<dialog class="new-record" aria-label=${heading} @close=${this.closeCreated}>
+      <div class="head-row">
+        <h2>${heading}</h2>
+        <button type="button" class="primary" @click=${this.closeCreated}>${t('doneClose')}</button>
+      </div>
+      <dd-record-edit embedded .session=${this.store.session} .section=${c.section} .sectionId=${c.id}
+        .lang=${this.store.session.dataLang}></dd-record-edit>
+    </dialog>`;
   }
 
   override render() {
@@ -285,8 +370,9 @@ export class ComponentPortal extends ComponentBase {
     const finder = this.readOnly
       ? ''
       : html`<div class="finder">
-          <form class="row" role="search" aria-label=${t('findToLinkTo', { label: this.context.label as string })} @submit=${this.find}>
-            <input name="q" aria-label=${t('findToLinkTo', { label: this.context.label as string })} placeholder=${t('findToLink')} />
+          <form class="row" role="search" aria-label=${t('findToLinkTo', { label: this.context.label as string })} @submit=${this.onFindSubmit}>
+            <input name="q" autocomplete="off" aria-label=${t('findToLinkTo', { label: this.context.label as string })} placeholder=${t('findToLink')}
+              @input=${this.onFindInput} />
             <button type="submit" ?disabled=${this.searching}>${t('find')}</button>
             ${this.targets.map(
               (target) =>
@@ -301,7 +387,12 @@ export class ComponentPortal extends ComponentBase {
                 : html`<ul class="found" aria-label=${t('foundRecords')}>
                   ${this.found.map(
                     (f) => html`<li class="row"><button type="button" @click=${() => this.link(f.locator)}
-                      aria-label=${t('linkTo', { text: f.text })}>${t('link')}</button> ${f.text}</li>`,
+                      aria-label=${t('linkTo', { text: f.text })}>${t('link')}</button>
+                      <span><strong>${f.text}</strong>${
+                        f.details.length > 0
+                          ? html` <span class="details">${f.details.map((d, i) => html`${i > 0 ? ' · ' : ''}${d.label}: ${d.value}`)}</span>`
+                          : ''
+                      } <span class="details">#${f.locator.section_id}</span></span></li>`,
                   )}
                 </ul>`
               : ''
@@ -313,7 +404,7 @@ export class ComponentPortal extends ComponentBase {
           ? html`<p class="row muted">${t('shownOf', { shown: locators.length, total })}
               <button type="button" @click=${() => this.showAll(total)}>${t('showAll', { total })}</button></p>`
           : ''
-      }${finder}`,
+      }${finder}${this.renderCreated()}`,
     );
   }
 }

@@ -24,8 +24,24 @@ export class ComponentSelect extends ComponentBase {
     return keyOf((this.entries as Locator[])[0]);
   }
 
+  /**
+   * The stored value when the value list does not offer it (the root user -1 is in no list; a
+   * record the user cannot list): named, so the field does not read as empty.
+   */
+  private get unlisted(): { key: string; label: string } | undefined {
+    const current = (this.entries as Locator[])[0];
+    if (!current || this.options.some((o) => keyOf(o.value) === this.currentKey)) return undefined;
+    const label =
+      current.section_tipo === 'dd128' && Number(current.section_id) < 0
+        ? t('rootUser')
+        : t('recordOf', { label: this.store.session.labelOf(current.section_tipo), id: current.section_id });
+    return { key: this.currentKey, label };
+  }
+
   protected async choose(key: string) {
     const option = this.options.find((o) => keyOf(o.value) === key);
+    // Back to the unlisted stored value: nothing to change.
+    if (!option && key !== '' && key === this.currentKey) return;
     await this.save([
       {
         action: 'set_data',
@@ -41,6 +57,7 @@ export class ComponentSelect extends ComponentBase {
     return this.frame(
       html`<select id=${id} ?disabled=${this.readOnly} @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}>
         <option value="" ?selected=${this.currentKey === ''}>—</option>
+        ${this.unlisted ? html`<option value=${this.unlisted.key} selected>${this.unlisted.label}</option>` : ''}
         ${this.options.map((o) => html`<option value=${keyOf(o.value)} ?selected=${keyOf(o.value) === this.currentKey}>${o.label}</option>`)}
       </select>`,
       id,

@@ -12,6 +12,7 @@ import {
 import { countAction } from './core/count.js';
 import { createAction } from './core/create.js';
 import { deleteAction } from './core/delete.js';
+import { getDeletedRecordsAction, restoreRecordAction } from './core/deleted-records.js';
 import { duplicateAction } from './core/duplicate.js';
 import { getElementContextAction } from './core/get-element-context.js';
 import { getSectionElementsContextAction } from './core/get-section-elements-context.js';
@@ -41,6 +42,9 @@ export function workActions(): ActionRegistry {
       create: createAction,
       duplicate: duplicateAction,
       delete: deleteAction,
+      // web client: the deleted records of a section, and bringing one back
+      get_deleted_records: getDeletedRecordsAction,
+      restore_record: restoreRecordAction,
       save: saveAction,
       get_element_context: getElementContextAction,
       get_section_elements_context: getSectionElementsContextAction,

@@ -219,6 +219,13 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'Records with children were not deleted',
   },
+  // restore_record: the id of the deleted record is taken again (an import, a counter moved back).
+  'record.restore_id_taken': {
+    category: 'conflict',
+    label_key: 'error_record_restore_id_taken',
+    retryable: false,
+    message: 'A record with this id exists again; the deleted one was not restored',
+  },
   'record.write_conflict': {
     category: 'conflict',
     label_key: 'error_record_write_conflict',
