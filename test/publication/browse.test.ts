@@ -28,10 +28,10 @@ describe.each(engineCases())('browse pages over HTTP on $engine', (c) => {
     expect(bare.headers.location).toBe(`/publication/server_api/v2/browse/${c.db}/`);
     const tables = await s.get(`/browse/${c.db}/`);
     expect(tables.text).toContain(`/browse/${c.db}/interview`);
-    const page = await s.get(`/browse/${c.db}/interview?limit=50`);
+    const page = await s.get(`/browse/${c.db}/interview?limit=50&lang=all`);
     const total = (await s.get(`/${c.db}/tables/interview/records?limit=0&count=true`)).json.pagination.total;
-    expect(page.text).toContain(`Rows 1–50 of ${total}`);
-    expect((page.text.match(/<tr>/g) ?? []).length).toBe(51);
+    expect(page.text).toContain(`1–50 of ${total}`);
+    expect((page.text.match(/<tr[ >]/g) ?? []).length).toBe(51);
   });
 
   it('answers a browser at the API root with the browse home, and JSON clients as before', async () => {

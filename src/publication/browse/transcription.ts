@@ -11,7 +11,7 @@ import { toPlainText } from '../text/plain-text.js';
 import type { MatchTerm } from '../text/term-matching.js';
 
 export type TranscriptPiece =
-  | { kind: 'tc'; label: string }
+  | { kind: 'tc'; label: string; seconds: number }
   | { kind: 'page'; label: string }
   | { kind: 'speaker'; label: string }
   | { kind: 'text'; html: string };
@@ -28,9 +28,13 @@ export function formatSeconds(seconds: number): string {
 function marker(tag: Tag): TranscriptPiece | 'break' | undefined {
   switch (tag.kind) {
     case 'tc-range':
-      return { kind: 'tc', label: `${formatSeconds(tag.tcIn)}–${formatSeconds(tag.tcOut)}` };
+      return {
+        kind: 'tc',
+        label: `${formatSeconds(tag.tcIn)}–${formatSeconds(tag.tcOut)}`,
+        seconds: tag.tcIn,
+      };
     case 'tc-point':
-      return { kind: 'tc', label: formatSeconds(tag.seconds) };
+      return { kind: 'tc', label: formatSeconds(tag.seconds), seconds: tag.seconds };
     case 'page':
       return { kind: 'page', label: tag.label ?? String(tag.page) };
     case 'person':
@@ -59,9 +63,13 @@ export function renderTranscript(stored: string, terms: readonly MatchTerm[]): T
     text(at, tag.start);
     at = tag.end;
     if (piece === 'break') {
-      if (current().length > 0) paragraphs.push([]);
+      // A paragraph of nothing but timecodes runs on into the next one.
+      if (current().some((p) => p.kind !== 'tc')) paragraphs.push([]);
     } else {
-      current().push(piece);
+      const last = current().at(-1);
+      // Stored texts often repeat a timecode with nothing between (one before the paragraph,
+      // one inside): a reader needs it once.
+      if (!(piece.kind === 'tc' && last?.kind === 'tc' && last.label === piece.label)) current().push(piece);
     }
   }
   text(at, stored.length);

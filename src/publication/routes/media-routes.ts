@@ -1,0 +1,31 @@
+/**
+ * `{BASE_PATH}/media/*`: the files of MEDIA_DIR, read-only, when it is set. Relative media paths
+ * in published cells (`av/12.mp4`, `images/3.jpg`) then resolve here (config.mediaBaseUrl), so
+ * the browse pages' images and player, and the API's `video_url`, answer on a server that holds
+ * its media itself (the `npm start` demo does). A site whose media live elsewhere leaves it unset
+ * and sets MEDIA_BASE_URL. Byte ranges are answered (a player seeks without downloading the whole
+ * file); folders are never listed; nothing outside MEDIA_DIR is reachable.
+ */
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { MEDIA_PREFIX } from '../config.js';
+
+export async function mediaRoutes(app: FastifyInstance): Promise<void> {
+  const { mediaDir, cacheMaxAge } = app.ctx.config;
+  if (!mediaDir) return;
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: `${MEDIA_PREFIX}/`,
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    decorateReply: false,
+    acceptRanges: true,
+    maxAge: cacheMaxAge * 1000,
+    setHeaders: (res) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      // A media file is shown, never run: no script of a crafted SVG or HTML file can act.
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    },
+  });
+}
