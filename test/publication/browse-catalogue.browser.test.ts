@@ -143,6 +143,11 @@ describe.runIf(haveChromium).each(engineCases())('the browse catalogue in Chromi
       expect((await link.textContent())?.trim()).toBe(`${informant.name} ${informant.surname}`);
     }
     expect(await page.locator('main').textContent()).not.toMatch(/informant \d+/);
+    // The transcript's speakers by name too, linking to their records.
+    const speaker = page.locator('.transcript .speaker a').first();
+    const speakerId = Number((await speaker.getAttribute('href'))!.match(/\/informant\/(\d+)/)![1]);
+    const person = (await api(`informant/records/${speakerId}`)).data[0];
+    expect(await speaker.textContent()).toMatch(new RegExp(`^${person.name} ${person.surname} \\(`));
     const pictures = page
       .locator('.field')
       .filter({ has: page.locator('dt', { hasText: 'Images' }) })

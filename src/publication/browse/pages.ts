@@ -411,7 +411,7 @@ export async function tablePage(
       const label = fieldLabel(name);
       if (name === 'fragments') {
         const html = matches
-          .filter((m) => m.fragments.length > 0)
+          .filter((m) => m.fragments.length > 0 && m.column !== nameColumn)
           .map(
             (m) =>
               `<span class="in-field">${fieldLabel(m.column).replace(/[&<>"]/g, '')}:</span> ${m.fragments.map((f) => f.text).join(' … ')}`,
@@ -641,6 +641,7 @@ export async function recordPage(
           htmlLang: transcriptValue.from ? htmlLang(transcriptValue.from) : undefined,
         }
       : undefined;
+  await nameSpeakers(ctx, db, schema, transcript?.cell, shownLang ?? readerLang, cellContext.recordHref);
   if (terms.length > 0)
     markFirstMatch([...(transcript ? [transcript.cell] : []), ...fields.map((f) => f.cell)]);
   const recordBase = `${urls.browse}/${enc(db)}/${enc(table.name)}/${sectionId}`;
@@ -688,6 +689,38 @@ export async function recordPage(
     transcript,
     fields,
   };
+}
+
+/**
+ * The transcript's speakers by name: a person tag names a record of the speakers' table
+ * (AV_SPEAKER_TABLE), shown as "Name (initials)" with a link to it.
+ */
+async function nameSpeakers(
+  ctx: PublicationContext,
+  db: string,
+  schema: Awaited<ReturnType<PublicationContext['schemas']['get']>>,
+  cell: CellView | undefined,
+  lang: string,
+  recordHref: (table: string, id: number) => string,
+): Promise<void> {
+  const table = ctx.config.av.speakerTable;
+  if (cell?.kind !== 'transcript' || !schema.tables.get(table)?.columnsByName.has('section_id')) return;
+  const speakers = cell.paragraphs.flat().filter((p) => p.kind === 'speaker' && p.person !== undefined);
+  if (speakers.length === 0) return;
+  const names = await lookUpRelated(
+    ctx,
+    db,
+    schema,
+    speakers.map((p) => ({ table, id: (p as { person: number }).person })),
+    lang,
+  );
+  for (const p of speakers) {
+    if (p.kind !== 'speaker' || p.person === undefined) continue;
+    const found = names.get(`${table}:${p.person}`);
+    if (!found) continue;
+    if (found.label) p.label = `${found.label} (${p.label})`;
+    p.href = recordHref(table, p.person);
+  }
 }
 
 /**

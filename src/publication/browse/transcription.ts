@@ -13,7 +13,7 @@ import type { MatchTerm } from '../text/term-matching.js';
 export type TranscriptPiece =
   | { kind: 'tc'; label: string; seconds: number }
   | { kind: 'page'; label: string }
-  | { kind: 'speaker'; label: string }
+  | { kind: 'speaker'; label: string; person?: number; href?: string }
   | { kind: 'text'; html: string };
 
 /** Seconds as H:MM:SS (or M:SS), as a player shows a position. */
@@ -37,8 +37,14 @@ function marker(tag: Tag): TranscriptPiece | 'break' | undefined {
       return { kind: 'tc', label: formatSeconds(tag.seconds), seconds: tag.seconds };
     case 'page':
       return { kind: 'page', label: tag.label ?? String(tag.page) };
-    case 'person':
-      return { kind: 'speaker', label: tag.label.replaceAll('_', ' ') };
+    case 'person': {
+      // Dédalo's person tag names the speaker's record: `data:{"section_id":"122",...}:data`.
+      const id = Number((tag.data as { section_id?: unknown } | undefined)?.section_id);
+      const label = tag.label.replaceAll('_', ' ');
+      return Number.isSafeInteger(id) && id > 0
+        ? { kind: 'speaker', label, person: id }
+        : { kind: 'speaker', label };
+    }
     case 'html':
       return tag.block && (tag.name === 'p' ? !tag.closing : tag.name === 'br') ? 'break' : undefined;
     default:
