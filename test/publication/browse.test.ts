@@ -39,6 +39,9 @@ describe.each(engineCases())('browse pages over HTTP on $engine', (c) => {
     expect(bare.headers.location).toBe(`/publication/server_api/v2/browse/${c.db}/`);
     const tables = await s.get(`/browse/${c.db}/`);
     expect(tables.text).toContain(`/browse/${c.db}/interview`);
+    // Dédalo's description of the publication is left out of the list, not out of reach.
+    expect(tables.text).not.toContain(`/browse/${c.db}/publication_schema`);
+    expect((await s.get(`/browse/${c.db}/publication_schema`)).status).toBe(200);
     const page = await s.get(`/browse/${c.db}/interview?limit=50&lang=all`);
     const total = (await s.get(`/${c.db}/tables/interview/records?limit=0&count=true`)).json.pagination.total;
     expect(page.text).toContain(`1–50 of ${total}`);

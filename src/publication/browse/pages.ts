@@ -103,6 +103,7 @@ const PREFERRED: Record<UiLang, string[]> = {
   ca: ['lg-cat', 'lg-spa', 'lg-eng'],
 };
 
+const HIDDEN_TABLES = new Set(['publication_schema']);
 const FACET_COLUMNS_MAX = 6;
 const FACET_VALUES = 8;
 /** Columns that name a record, best first (related.ts reads the same). */
@@ -187,15 +188,18 @@ export async function databasePage(ctx: PublicationContext, urls: BrowseUrls, re
   return {
     ...layout(urls, req, t('databaseTitle', { db }), [{ label: db }]),
     db,
-    tables: answer.body.data.map((table) => ({
-      name: table.name,
-      label: tableLabel(table.name),
-      href: keep(`${urls.browse}/${enc(db)}/${enc(table.name)}`),
-      rows: t('recordsCount', {
-        count: table.row_count,
-        formatted: formatNumber(req.ui.lang, table.row_count),
-      }),
-    })),
+    // Dédalo's own description of the publication is no reading for the public (its page stays).
+    tables: answer.body.data
+      .filter((table) => !HIDDEN_TABLES.has(table.name))
+      .map((table) => ({
+        name: table.name,
+        label: tableLabel(table.name),
+        href: keep(`${urls.browse}/${enc(db)}/${enc(table.name)}`),
+        rows: t('recordsCount', {
+          count: table.row_count,
+          formatted: formatNumber(req.ui.lang, table.row_count),
+        }),
+      })),
   };
 }
 

@@ -78,6 +78,7 @@ img.picture { max-width: 100%; height: auto; max-height: 16rem; border-radius: 4
   table.rows td { border: 0; padding: .2rem .6rem; display: grid; grid-template-columns: 7.5rem minmax(0, 1fr); gap: .6rem; min-width: 0; }
   table.rows td::before { content: attr(data-label); font-size: .8rem; font-weight: 600; color: var(--muted); }
   table.rows td.empty { display: none; }
+  table.rows td.none { display: block; }
   td.long, div.wide { min-width: 0; }
   td.found { grid-template-columns: minmax(0, 1fr); }
 }

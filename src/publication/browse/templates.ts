@@ -104,7 +104,7 @@ const table = `<% layout('@layout') %><% const t = it.t; %>
 <% for (const h of it.headers) { %><th scope="col" aria-sort="<%= h.ariaSort %>"><% if (h.href) { %><a href="<%= h.href %>" title="<%= h.title %>"><%= h.label %><%= h.arrow %></a><% } else { %><%= h.label %><% } %></th><% } %>
 </tr></thead>
 <tbody>
-<% if (it.rows.length === 0) { %><tr><td colspan="<%= it.headers.length %>" class="muted"><%= t('noRowsMatch') %></td></tr><% } %>
+<% if (it.rows.length === 0) { %><tr><td colspan="<%= it.headers.length %>" class="muted none"><%= t('noRowsMatch') %></td></tr><% } %>
 <% for (const r of it.rows) { %><tr<% if (r.lang) { %> lang="<%= r.lang %>"<% } %>>
 <% r.cells.forEach((c, i) => { %><td data-label="<%= c.label %>" class="<%= c.name === 'fragments' ? 'found' : '' %><%= c.long ? ' long' : '' %><%= c.kind === 'null' ? ' empty' : '' %>"><% if (c.link && r.href) { %><a href="<%= r.href %>"><% if (c.kind === 'text') { %><%= c.text %><% } else { %><%~ include('@cell', { cell: c, t }) %><% } %></a><% } else if (c.wide) { %><div class="wide"><%~ include('@cell', { cell: c, t }) %></div><% } else if (c.long) { %><div class="clamp"><%~ include('@cell', { cell: c, t }) %></div><% } else { %><%~ include('@cell', { cell: c, t }) %><% } %></td><% }) %>
 </tr><% } %>
