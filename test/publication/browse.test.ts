@@ -48,6 +48,27 @@ describe.each(engineCases())('browse pages over HTTP on $engine', (c) => {
     expect((page.text.match(/<tr[ >]/g) ?? []).length).toBe(51);
   });
 
+  it('names the records that point at a record (dd_relations, through publication_schema)', async () => {
+    const informant = (await s.get(`/${c.db}/tables/informant/records/1`)).json.data[0];
+    const cell =
+      typeof informant.dd_relations === 'string'
+        ? JSON.parse(informant.dd_relations)
+        : informant.dd_relations;
+    const id = Number(cell[0].section_id);
+    const titles = (await s.get(`/${c.db}/tables/interview/records/${id}`)).json.data.map(
+      (r: { title: string }) => r.title,
+    );
+    const page = await s.get(`/browse/${c.db}/informant/1?ui=en`);
+    const appears = page.text.match(/<dt lang="en">Appears in<\/dt><dd>(.*?)<\/dd>/s);
+    expect(appears, 'an "Appears in" field').not.toBeNull();
+    const link = appears![1]!.match(
+      new RegExp(`<a href="[^"]*/browse/${c.db}/interview/${id}\\?ui=en"[^>]*>([^<]*)</a>`),
+    );
+    expect(link, `a link to interview ${id}`).not.toBeNull();
+    expect(titles).toContain(link![1]!.replaceAll('&#39;', "'").replaceAll('&amp;', '&'));
+    expect(page.text).not.toContain('section_tipo');
+  });
+
   it('answers a browser at the API root with the browse home, and JSON clients as before', async () => {
     const html = await s.get('/', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
     expect(html.headers['content-type']).toMatch(/^text\/html/);

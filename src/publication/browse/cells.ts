@@ -6,6 +6,7 @@
  * as stored, as text.
  */
 import type { DatabaseSchema, TableInfo } from '../db/types.js';
+import type { PublicationMaps } from '../services/section-tables.js';
 import { highlight } from '../text/highlight.js';
 import { toPlainText } from '../text/plain-text.js';
 import type { MatchTerm } from '../text/term-matching.js';
@@ -43,8 +44,12 @@ const RECORD_LINKS = 50;
 const IMAGE_PATH = /\.(jpe?g|png|gif|webp|avif|svg)$/i;
 const VIDEO_PATH = /\.(mp4|m4v|webm|ogv|mov)$/i;
 
-/** Columns never shown to readers: Dédalo's own bookkeeping of who points at a record. */
-export const HIDDEN_COLUMNS = new Set(['dd_relations']);
+/**
+ * Dédalo's bookkeeping of who points at a record: not a list column; on a record page shown as
+ * "Appears in" when its locators lead to published records, else left out.
+ */
+export const INVERSE_COLUMN = 'dd_relations';
+export const HIDDEN_COLUMNS = new Set([INVERSE_COLUMN]);
 
 export interface CellContext {
   table: TableInfo;
@@ -59,6 +64,10 @@ export interface CellContext {
   t: Translate;
   langName: (code: string) => string;
   htmlLang: (code: string) => string | undefined;
+  /** The table of recordings (AV_MEDIA_TABLE): its records, unnamed, read "▶ Video". */
+  mediaTable?: string;
+  /** publication_schema's maps: which table a locator or a relation column points into. */
+  maps?: PublicationMaps;
 }
 
 function shorten(text: string, max: number): string {
@@ -73,7 +82,7 @@ function relationView(
   maxPictures = max,
 ): CellView | undefined {
   if (column === c.table.name) return undefined;
-  const refs = relationRefs(value, column, c.schema);
+  const refs = relationRefs(value, column, c.schema, c.maps);
   if (!refs) return undefined;
   const seen = new Set<string>();
   const links: LinkView[] = [];
@@ -85,7 +94,9 @@ function relationView(
     const found = c.related.get(key);
     const href = c.recordHref(ref.table, ref.id);
     const tableName = c.t(`table:${ref.table}`, { defaultValue: ref.table });
-    const label = found?.label ?? c.t('recordId', { table: tableName, id: ref.id });
+    const label =
+      found?.label ??
+      (ref.table === c.mediaTable ? `▶ ${c.t('video')}` : c.t('recordId', { table: tableName, id: ref.id }));
     const src = found?.image ? c.media(found.image) : null;
     if (src) {
       if (pictures.length < maxPictures) pictures.push({ src, alt: found?.label ?? label, href });

@@ -23,6 +23,7 @@ import { findMediaAsset, mediaUrl } from '../services/av-media.js';
 import { requireTable } from '../services/catalog-service.js';
 import type { PublicationContext } from '../services/context.js';
 import type { Facet } from '../services/facets-service.js';
+import { readPublicationMaps } from '../services/section-tables.js';
 import { highlightTermsOf, parseSearchQuery } from '../text/search-query.js';
 import {
   ALL_LANGS,
@@ -35,7 +36,14 @@ import {
   readBrowseState,
   selectionParams,
 } from './browse-query.js';
-import { type CellContext, type CellView, HIDDEN_COLUMNS, listCell, recordCell } from './cells.js';
+import {
+  type CellContext,
+  type CellView,
+  HIDDEN_COLUMNS,
+  INVERSE_COLUMN,
+  listCell,
+  recordCell,
+} from './cells.js';
 import {
   dataLangOf,
   formatNumber,
@@ -355,12 +363,18 @@ export async function tablePage(
   if (state.lang && state.lang !== ALL_LANGS && !languages.includes(state.lang)) languages.push(state.lang);
 
   // Names of the related records of the page, in one lookup per related table.
+  const maps = await readPublicationMaps(ctx, db);
   const shownColumns = table.columns.map((c) => c.name).filter((n) => !HIDDEN_COLUMNS.has(n));
   const refs = rows.flatMap((r) =>
-    shownColumns.flatMap((name) => (name === table.name ? [] : (relationRefs(r[name], name, schema) ?? []))),
+    shownColumns.flatMap((name) =>
+      name === table.name ? [] : (relationRefs(r[name], name, schema, maps) ?? []),
+    ),
   );
   const pageLang = state.lang && state.lang !== ALL_LANGS ? state.lang : readerLang;
-  const related = refs.length > 0 ? await lookUpRelated(ctx, db, schema, refs, pageLang) : new Map();
+  const related =
+    refs.length > 0
+      ? await lookUpRelated(ctx, db, schema, refs, [pageLang, ...PREFERRED[req.ui.lang]])
+      : new Map();
   const terms = searching ? highlightTermsOf(parseSearchQuery(state.q)) : [];
   const cellContext: CellContext = {
     table,
@@ -373,6 +387,8 @@ export async function tablePage(
     t,
     langName,
     htmlLang,
+    mediaTable: ctx.config.av.mediaTable,
+    maps,
   };
   const nameColumn = nameColumnOf(table);
   // A search shows what it found (the fragments) in place of the long searched columns.
@@ -572,7 +588,8 @@ export async function recordPage(
       };
       return rank(a) - rank(b);
     });
-  const columns = table.columns.map((c) => c.name).filter((n) => n !== 'lang' && !HIDDEN_COLUMNS.has(n));
+  const columns = table.columns.map((c) => c.name).filter((n) => n !== 'lang');
+  const maps = await readPublicationMaps(ctx, db);
   const values = columns.map((name) => {
     if (!isEmpty(shown[name])) return { name, value: shown[name] };
     const from = others.find((r) => !isEmpty(r[name]));
@@ -580,10 +597,12 @@ export async function recordPage(
   });
 
   const refs = values.flatMap((v) =>
-    v.name === table.name ? [] : (relationRefs(v.value, v.name, schema) ?? []),
+    v.name === table.name ? [] : (relationRefs(v.value, v.name, schema, maps) ?? []),
   );
   const related =
-    refs.length > 0 ? await lookUpRelated(ctx, db, schema, refs, shownLang ?? readerLang) : new Map();
+    refs.length > 0
+      ? await lookUpRelated(ctx, db, schema, refs, [shownLang ?? readerLang, ...PREFERRED[req.ui.lang]])
+      : new Map();
 
   // The recording: the media table's row this record names (as the audiovisual API finds it),
   // or the record's own video column.
@@ -610,6 +629,8 @@ export async function recordPage(
     t,
     langName,
     htmlLang,
+    mediaTable: ctx.config.av.mediaTable,
+    maps,
   };
   const fallbackMark = (from: string | undefined) =>
     from
@@ -628,14 +649,20 @@ export async function recordPage(
         : nameValue.value
       : t('recordId', { table: tableLabel(table.name), id: sectionId });
   const fields = values
-    .filter((v) => v.name !== transcriptColumn && !isEmpty(v.value))
+    // With the player on the page, the link to the recording's own record would say it twice.
+    .filter(
+      (v) =>
+        v.name !== transcriptColumn && !(video && v.name === av.mediaRelationColumn) && !isEmpty(v.value),
+    )
     .map((v) => ({
       name: v.name,
       label: fieldLabel(v.name),
       cell: recordCell(v.value, v.name, cellContext, video ?? undefined),
       fallback: fallbackMark(v.from),
       htmlLang: v.from ? htmlLang(v.from) : undefined,
-    }));
+    }))
+    // Who points at the record, when that leads to published records; never as raw locators.
+    .filter((f) => f.name !== INVERSE_COLUMN || f.cell.kind === 'links');
   const transcriptValue = transcriptColumn ? values.find((v) => v.name === transcriptColumn) : undefined;
   const transcript =
     transcriptValue && !isEmpty(transcriptValue.value)
@@ -716,7 +743,7 @@ async function nameSpeakers(
     db,
     schema,
     speakers.map((p) => ({ table, id: (p as { person: number }).person })),
-    lang,
+    [lang],
   );
   for (const p of speakers) {
     if (p.kind !== 'speaker' || p.person === undefined) continue;

@@ -11,6 +11,7 @@ import { listRecordsOperation, type PageBody } from '../operations/records.js';
 import type { QueryParams } from '../query/query-string.js';
 import type { PublicationContext } from '../services/context.js';
 import { cellEntries, entryValue } from '../services/relation-cells.js';
+import type { PublicationMaps } from '../services/section-tables.js';
 
 export interface RelatedRecord {
   table: string;
@@ -19,6 +20,8 @@ export interface RelatedRecord {
   label?: string;
   /** The language the label is in when it is not the page's. */
   fallbackLang?: string;
+  /** The language version the name was read from. */
+  lang?: string;
   /** A media path (images): shown as a picture. */
   image?: string;
 }
@@ -38,22 +41,34 @@ export function relationTarget(schema: DatabaseSchema, column: string): TableInf
   return target?.columnsByName.has('section_id') ? target : undefined;
 }
 
-/** The (table, id) pairs a cell refers to: ids under a column named after a table, or links. */
+/**
+ * The (table, id) pairs a cell refers to: ids under a column named after a table (or mapped to
+ * one by publication_schema), links `{"table","section_id"}`, or locators
+ * `{"section_tipo","section_id"}` of a section publication_schema maps to a table.
+ */
 export function relationRefs(
   value: unknown,
   column: string,
   schema: DatabaseSchema,
+  maps?: PublicationMaps,
 ): { table: string; id: number }[] | undefined {
   const entries = cellEntries(value);
   if (!entries || entries.length === 0) return undefined;
   const refs: { table: string; id: number }[] = [];
-  const target = relationTarget(schema, column);
+  const mapped = maps?.columns.get(column);
+  const target = relationTarget(schema, mapped ?? column);
   for (const entry of entries) {
-    const linkTable =
+    const object =
       entry && typeof entry === 'object' && !Array.isArray(entry)
-        ? (entry as { table?: unknown }).table
+        ? (entry as Record<string, unknown>)
         : undefined;
-    const table = typeof linkTable === 'string' ? linkTable : target?.name;
+    const linkTable =
+      typeof object?.table === 'string'
+        ? object.table
+        : typeof object?.section_tipo === 'string'
+          ? maps?.sections.get(object.section_tipo)
+          : undefined;
+    const table = linkTable ?? target?.name;
     const raw = entryValue(entry);
     const id =
       typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
@@ -73,14 +88,15 @@ function text(value: unknown): string | undefined {
 
 /**
  * Names (and pictures) of the records `refs` point at, keyed `table:id`, read in the page's
- * language `dataLang` when the table is multilingual.
+ * language `preferred[0]` when the table is multilingual, else the first of `preferred` the record
+ * has, else any.
  */
 export async function lookUpRelated(
   ctx: PublicationContext,
   db: string,
   schema: DatabaseSchema,
   refs: Iterable<{ table: string; id: number }>,
-  dataLang: string,
+  preferred: readonly string[],
 ): Promise<Map<string, RelatedRecord>> {
   const byTable = new Map<string, Set<number>>();
   for (const r of refs) {
@@ -119,8 +135,12 @@ export async function lookUpRelated(
         const key = `${table.name}:${id}`;
         const lang = typeof row.lang === 'string' ? row.lang : undefined;
         const prior = found.get(key);
+        const rank = (l: string | undefined) => {
+          const i = l === undefined ? -1 : preferred.indexOf(l);
+          return i < 0 ? preferred.length : i;
+        };
         // The page's language wins; otherwise the first variant read (lang order) stays.
-        if (prior && (prior.fallbackLang === undefined || lang !== dataLang)) continue;
+        if (prior && rank(prior.lang) <= rank(lang)) continue;
         const label = name
           ? [text(row[name]), name === 'name' ? text(row.surname) : undefined].filter(Boolean).join(' ') ||
             undefined
@@ -130,7 +150,8 @@ export async function lookUpRelated(
           table: table.name,
           id,
           label,
-          fallbackLang: lang !== undefined && lang !== dataLang && label !== undefined ? lang : undefined,
+          fallbackLang: lang !== undefined && lang !== preferred[0] && label !== undefined ? lang : undefined,
+          lang,
           image: image && IMAGE_PATH.test(image) ? image : undefined,
         });
       }

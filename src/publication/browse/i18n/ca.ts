@@ -111,6 +111,7 @@ export default {
   'field:descriptor': 'Descriptor',
   'field:norder': 'Ordre',
   'field:indexation': 'Indexat a',
+  'field:dd_relations': 'Apareix a',
   'field:fragments': 'Trobat al text',
   'table:interview': 'Entrevistes',
   'table:informant': 'Persones',

@@ -110,6 +110,7 @@ export default {
   'field:descriptor': 'Descriptor',
   'field:norder': 'Order',
   'field:indexation': 'Indexed in',
+  'field:dd_relations': 'Appears in',
   'field:fragments': 'Found in the text',
   // Table names of the demo archives; any other table shows its own name.
   'table:interview': 'Interviews',

@@ -111,6 +111,7 @@ export default {
   'field:descriptor': 'Descriptor',
   'field:norder': 'Orden',
   'field:indexation': 'Indexado en',
+  'field:dd_relations': 'Aparece en',
   'field:fragments': 'Encontrado en el texto',
   'table:interview': 'Entrevistas',
   'table:informant': 'Personas',
