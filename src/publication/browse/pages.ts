@@ -364,7 +364,11 @@ export async function tablePage(
 
   // Names of the related records of the page, in one lookup per related table.
   const maps = await readPublicationMaps(ctx, db);
-  const shownColumns = table.columns.map((c) => c.name).filter((n) => !HIDDEN_COLUMNS.has(n));
+  // Records of one language need no language column (each row still carries its `lang`).
+  const oneLang = state.lang === ALL_LANGS ? undefined : state.lang || state.defaultLang;
+  const shownColumns = table.columns
+    .map((c) => c.name)
+    .filter((n) => !HIDDEN_COLUMNS.has(n) && !(oneLang && n === 'lang'));
   const refs = rows.flatMap((r) =>
     shownColumns.flatMap((name) =>
       name === table.name ? [] : (relationRefs(r[name], name, schema, maps) ?? []),
