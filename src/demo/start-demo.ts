@@ -26,6 +26,7 @@ import { createPublisher } from '../publish/publisher.js';
 import { loadWorkConfig } from '../work/config.js';
 import { startWorkServer } from '../work/server.js';
 import { DataDirLocked } from '../work/store/data-dir-lock.js';
+import { writeDemoMedia } from './demo-media.js';
 import { seedWorkDemo } from './work-seed.js';
 
 const DEMO_DB = 'demo_archive';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     DB_DRIVER: 'sqlite',
     DB_SQLITE_DIR: dir,
     DB_NAMES: env.DB_NAMES ?? DEMO_DB,
+    // The demo's placeholder videos and images (demo-media.ts), served by the publication server.
+    MEDIA_DIR: env.MEDIA_DIR ?? join(dir, 'media'),
   });
 
   const file = join(dir, `${DEMO_DB}.sqlite`);
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
         `  ${summary.published} records, ${summary.rows} rows published in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       );
     }
+    if (publicationConfig.mediaDir && existsSync(file)) writeDemoMedia(file, publicationConfig.mediaDir);
     publication = await startPublicationServer(publicationConfig);
   } catch (err) {
     await work.close().catch(() => {});

@@ -23,6 +23,7 @@ import { docsRoutes } from './routes/docs-routes.js';
 import { fragmentsRoutes } from './routes/fragments-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { mcpRoutes } from './routes/mcp-routes.js';
+import { mediaRoutes } from './routes/media-routes.js';
 import { openApiRoutes } from './routes/openapi-routes.js';
 import { recordsRoutes } from './routes/records-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -98,6 +99,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
       await api.register(fragmentsRoutes);
       await api.register(searchRoutes);
       await api.register(browseRoutes);
+      await api.register(mediaRoutes);
       if (ctx.config.mcpEnabled) await api.register(mcpRoutes);
     },
     { prefix: ctx.config.basePath },

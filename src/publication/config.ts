@@ -14,6 +14,9 @@ import { metricsPathProblems, metricsPathVar, metricsTokenProblems } from '../co
 import type { MariadbOptions } from './db/mariadb-driver.js';
 import { loadV1Config, type V1Config } from './v1/v1-config.js';
 
+/** Where a MEDIA_DIR is served, under BASE_PATH (routes/media-routes.ts). */
+export const MEDIA_PREFIX = '/media';
+
 export const DB_NAME_PATTERN = /^[A-Za-z0-9_$-]{1,64}$/;
 
 const envSchema = z.object({
@@ -35,6 +38,7 @@ const envSchema = z.object({
   // one per database: 8 MB halved that memory with no measurable cost (docs/benchmarks.md).
   DB_SQLITE_CACHE_MB: intVar('DB_SQLITE_CACHE_MB', 8, 1, 4096),
   MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
+  MEDIA_DIR: stringVar('MEDIA_DIR'),
   API_KEYS: z.string().optional(),
   CORS_ORIGIN: stringVar('CORS_ORIGIN'),
   RATE_LIMIT_RPM: intVar('RATE_LIMIT_RPM', 100, 1, 1_000_000),
@@ -77,6 +81,8 @@ export interface PublicationConfig {
   /** cacheMb: SQLite's page cache per connection (each worker has one per database). */
   sqlite: { dir: string; workers: number; cacheMb: number };
   mediaBaseUrl: string;
+  /** MEDIA_DIR: a folder of media files this server serves read-only under {BASE_PATH}/media/. */
+  mediaDir?: string;
   apiKeys: string[];
   /** CORS_ORIGIN: `*`, or the allowed origins in their serialised form; absent: no CORS. */
   corsOrigin?: '*' | string[];
@@ -244,7 +250,9 @@ export function loadPublicationConfig(
       poolMax: e.DB_POOL_MAX,
     },
     sqlite: { dir: resolve(e.DB_SQLITE_DIR), workers: e.DB_SQLITE_WORKERS, cacheMb: e.DB_SQLITE_CACHE_MB },
-    mediaBaseUrl: e.MEDIA_BASE_URL.replace(/\/+$/, ''),
+    // A served MEDIA_DIR is where relative media paths point unless MEDIA_BASE_URL says otherwise.
+    mediaBaseUrl: (e.MEDIA_BASE_URL || (e.MEDIA_DIR ? `${basePath}${MEDIA_PREFIX}` : '')).replace(/\/+$/, ''),
+    mediaDir: e.MEDIA_DIR ? resolve(e.MEDIA_DIR) : undefined,
     apiKeys,
     corsOrigin,
     rateLimitRpm: e.RATE_LIMIT_RPM,

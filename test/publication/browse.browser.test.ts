@@ -29,6 +29,7 @@ const shownIds = (page: Page) =>
   page
     .locator('table.rows tbody tr td:first-child a')
     .evaluateAll((as) => as.map((a) => Number(a.textContent)));
+/** The texts of a column of the list, by its header (the field's name in English). */
 const columnValues = (page: Page, column: string) =>
   page.evaluate((name) => {
     const headers = [...document.querySelectorAll('table.rows thead th')].map((th) =>
@@ -83,11 +84,13 @@ describe.runIf(haveChromium).each(engineCases())('browse pages in Chromium on $e
     const page = await context.newPage();
     await page.goto(`${s.base}/browse/`);
     await navigate(page, () => page.getByRole('link', { name: c.db, exact: true }).click());
-    await navigate(page, () => page.getByRole('link', { name: 'interview', exact: true }).click());
-    expect(await textOf(page.locator('h1'))).toContain('interview');
-    const all = await api('interview/records?limit=20&count=true');
+    await navigate(page, () => page.getByRole('link', { name: 'Interviews', exact: true }).click());
+    expect(await textOf(page.locator('h1'))).toContain('Interviews');
+    // An English reader sees the English versions first (the page says so and offers the rest).
+    const all = await api('interview/records?limit=20&count=true&lang=lg-eng');
     expect(await shownIds(page)).toEqual(all.data.map((r: { section_id: number }) => r.section_id));
     expect(await textOf(page.locator('.pager'))).toContain(`of ${all.pagination.total}`);
+    expect(await textOf(page.locator('p.notice'))).toContain('Showing the records that exist in English');
 
     // Filter: place = the first row's place, through the column form.
     const place = all.data[0].place as string;
@@ -96,82 +99,96 @@ describe.runIf(haveChromium).each(engineCases())('browse pages in Chromium on $e
     await page.locator('input[name="v[place]"]').fill(place);
     await navigate(page, () => page.getByRole('button', { name: 'Apply filters' }).click());
     const filtered = await api(
-      `interview/records?limit=20&count=true&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
+      `interview/records?limit=20&count=true&lang=lg-eng&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
     );
     expect(filtered.pagination.total).toBeLessThan(all.pagination.total);
     expect(await shownIds(page)).toEqual(filtered.data.map((r: { section_id: number }) => r.section_id));
-    expect(new Set(await columnValues(page, 'place'))).toEqual(new Set([place]));
+    expect(new Set(await columnValues(page, 'Place'))).toEqual(new Set([place]));
 
     // Sort by clicking the date header: ascending, then descending (the filter stays).
-    await navigate(page, () => page.locator('table.rows thead').getByRole('link', { name: 'date' }).click());
+    await navigate(page, () => page.locator('table.rows thead').getByRole('link', { name: 'Date' }).click());
     const byDate = await api(
-      `interview/records?limit=20&sort=date&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
+      `interview/records?limit=20&sort=date&lang=lg-eng&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
     );
     expect(await shownIds(page)).toEqual(byDate.data.map((r: { section_id: number }) => r.section_id));
-    expect(await textOf(page.locator('th[aria-sort="ascending"]'))).toContain('date');
-    await navigate(page, () => page.locator('table.rows thead').getByRole('link', { name: /date/ }).click());
+    expect(await textOf(page.locator('th[aria-sort="ascending"]'))).toContain('Date');
+    await navigate(page, () => page.locator('table.rows thead').getByRole('link', { name: /Date/ }).click());
     const byDateDesc = await api(
-      `interview/records?limit=20&sort=-date&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
+      `interview/records?limit=20&sort=-date&lang=lg-eng&${encodeURIComponent('filter[place][eq]')}=${encodeURIComponent(place)}`,
     );
     expect(await shownIds(page)).toEqual(byDateDesc.data.map((r: { section_id: number }) => r.section_id));
 
     // Page through the whole table: next, then previous.
-    await page.goto(`${s.base}/browse/${c.db}/interview?sort=-section_id`);
-    await navigate(page, () => page.getByRole('link', { name: 'Next →' }).click());
+    await page.goto(`${s.base}/browse/${c.db}/interview?sort=-section_id&lang=all`);
+    await navigate(page, () => page.getByRole('link', { name: 'Next →' }).first().click());
     const second = await api('interview/records?limit=20&offset=20&sort=-section_id');
     expect(await shownIds(page)).toEqual(second.data.map((r: { section_id: number }) => r.section_id));
-    expect(await textOf(page.locator('.pager'))).toContain('Rows 21–40');
-    await navigate(page, () => page.getByRole('link', { name: '← Previous' }).click());
-    expect(await textOf(page.locator('.pager'))).toContain('Rows 1–20');
+    expect(await textOf(page.locator('.pager'))).toContain('21–40');
+    await navigate(page, () => page.getByRole('link', { name: '← Previous' }).first().click());
+    expect(await textOf(page.locator('.pager'))).toContain('1–20');
     await page.close();
   });
 
   it('narrows the rows with a facet value and the language switch', async () => {
     const page = await context.newPage();
-    await page.goto(`${s.base}/browse/${c.db}/interview`);
+    await page.goto(`${s.base}/browse/${c.db}/interview?lang=all`);
     const facets = await api('interview/facets?columns=place&limit=8');
     const top = facets.data[0].values[0];
-    const facetLink = page.locator('aside.facet section').filter({ hasText: 'place' });
+    const facetLink = page.locator('aside.facet section').filter({ hasText: 'Place' });
     await navigate(page, () => facetLink.getByRole('link', { name: top.value, exact: true }).click());
     expect(await textOf(page.locator('.pager'))).toContain(`of ${top.count}`);
-    expect(new Set(await columnValues(page, 'place'))).toEqual(new Set([top.value]));
-    await page.locator('select#lang').selectOption('lg-eng');
+    expect(new Set(await columnValues(page, 'Place'))).toEqual(new Set([top.value]));
+    await page.locator('select#lang').selectOption('lg-spa');
     await navigate(page, () => page.getByRole('button', { name: 'Show' }).click());
-    expect(new Set(await columnValues(page, 'lang'))).toEqual(new Set(['lg-eng']));
-    expect(new Set(await columnValues(page, 'place'))).toEqual(new Set([top.value]));
+    // One language: every row is Spanish (its lang attribute), and no language column repeats it.
+    expect(
+      new Set(
+        await page
+          .locator('table.rows tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('lang'))),
+      ),
+    ).toEqual(new Set(['es']));
+    expect(
+      (await page.locator('table.rows thead th').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim()),
+    ).not.toContain('Language');
+    expect(new Set(await columnValues(page, 'Place'))).toEqual(new Set([top.value]));
     await page.close();
   });
 
   it('opens a record with every language variant and follows a relation link', async () => {
     const page = await context.newPage();
-    await page.goto(`${s.base}/browse/${c.db}/interview`);
+    await page.goto(`${s.base}/browse/${c.db}/interview?lang=all&sort=section_id`);
     await navigate(page, () => page.locator('table.rows tbody tr td:first-child a').first().click());
     const record = await api('interview/records/1');
-    expect((await textOf(page.locator('h1'))).trim()).toBe('interview 1');
-    const variants = await page.locator('section.variant h2').allTextContents();
+    const shown = record.data.find(
+      (r: { lang: string }) => r.lang === new URL(page.url()).searchParams.get('lang'),
+    );
+    expect((await textOf(page.locator('h1'))).trim()).toBe(`${shown.title} Interviews no. 1`);
+    // Every language variant is one click away.
+    const variants = await page
+      .locator('nav.lang-switch a')
+      .evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).searchParams.get('lang')));
     expect(variants).toEqual(record.meta.languages);
     expect(await page.locator('.transcript .tc').count()).toBeGreaterThan(0);
     await screenshot(page, `browse-record-${c.engine}`);
     expect(await seriousViolations(page)).toEqual([]);
-    const informants = record.data[0].informant as string[];
-    const variant = page.locator('section.variant').first();
+    const informantId = Number((record.data[0].informant as string[])[0]);
+    const informant = (await api(`informant/records/${informantId}`)).data[0];
+    const name = `${informant.name} ${informant.surname}`;
+    // An informant may be listed twice (interviewer and interviewee): take the first link.
     await navigate(page, () =>
-      // An informant may be listed twice (interviewer and interviewee): take the first link.
-      variant
-        .getByRole('link', { name: `informant ${Number(informants[0])}`, exact: true })
-        .first()
-        .click(),
+      page.locator('dl.record').getByRole('link', { name, exact: true }).first().click(),
     );
-    expect((await textOf(page.locator('h1'))).trim()).toBe(`informant ${Number(informants[0])}`);
-    const informant = await api(`informant/records/${Number(informants[0])}`);
-    expect(await textOf(page.locator('dl.record'))).toContain(informant.data[0].name);
+    expect((await textOf(page.locator('h1'))).trim()).toBe(`${name} People no. ${informantId}`);
+    expect(await textOf(page.locator('dl.record'))).toContain(informant.name);
     await page.close();
   });
 
-  it('searches the transcriptions, shows highlighted fragments and highlights the record', async () => {
+  it('searches the transcriptions alone when asked, shows highlighted fragments and highlights the record', async () => {
     const page = await context.newPage();
-    await page.goto(`${s.base}/browse/${c.db}/interview`);
+    await page.goto(`${s.base}/browse/${c.db}/interview?lang=all`);
     await page.locator('input#q').fill(word);
+    await page.locator('select#column').selectOption('transcription');
     await navigate(page, () => page.getByRole('button', { name: 'Show' }).click());
     const found = await api(`interview/search?q=${encodeURIComponent(word)}&limit=20&count=true`);
     expect(found.data.length).toBeGreaterThan(0);

@@ -22,31 +22,24 @@ export interface BrowseState {
   limit: number;
   offset: number;
   filters: BrowseFilter[];
+  /** The interface language when the URL chose it (`ui=`): every link carries it on. */
+  ui?: string;
+  /** The records' language when the URL names none (the interface's, where the table has it). */
+  defaultLang?: string;
 }
+
+/** `lang=all`: every language variant, whatever the interface language. */
+export const ALL_LANGS = 'all';
 
 export const PAGE_SIZES = [20, 50, 100];
 const DEFAULT_LIMIT = 20;
 
-/** Operators offered per kind of column, with the words a person reads. */
+/** Operators offered per kind of column (their words: `op:<name>` in i18n/). */
 const OPS_BY_KIND: Record<ColumnInfo['kind'], FilterOp[]> = {
   integer: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'is_null', 'is_not_null'],
   number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'is_null', 'is_not_null'],
   text: ['like', 'eq', 'ne', 'in', 'not_in', 'is_null', 'is_not_null'],
   other: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'is_null', 'is_not_null'],
-};
-
-export const OP_LABELS: Record<FilterOp, string> = {
-  eq: '=',
-  ne: '≠',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  like: 'like (% any)',
-  in: 'one of (a|b)',
-  not_in: 'none of (a|b)',
-  is_null: 'is empty',
-  is_not_null: 'is not empty',
 };
 
 export function opsFor(column: ColumnInfo): FilterOp[] {
@@ -84,7 +77,8 @@ export function apiParams(state: BrowseState, table: TableInfo): QueryParams {
   const params: QueryParams = new Map();
   const set = (name: string, value: string) => params.set(name, [value]);
   for (const f of state.filters) set(`filter[${f.column}][${f.op}]`, f.value);
-  if (state.lang) set('lang', state.lang);
+  const lang = state.lang === '' ? state.defaultLang : state.lang === ALL_LANGS ? undefined : state.lang;
+  if (lang) set('lang', lang);
   set('limit', String(state.limit));
   set('offset', String(state.offset));
   set('count', 'true');
@@ -128,6 +122,7 @@ export function browseHref(action: string, state: BrowseState): string {
   if (state.sort) add('sort', state.sort);
   if (state.limit !== DEFAULT_LIMIT) add('limit', String(state.limit));
   if (state.offset > 0) add('offset', String(state.offset));
+  if (state.ui) add('ui', state.ui);
   return parts.length > 0 ? `${action}?${parts.join('&')}` : action;
 }
 

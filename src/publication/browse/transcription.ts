@@ -11,9 +11,9 @@ import { toPlainText } from '../text/plain-text.js';
 import type { MatchTerm } from '../text/term-matching.js';
 
 export type TranscriptPiece =
-  | { kind: 'tc'; label: string }
+  | { kind: 'tc'; label: string; seconds: number }
   | { kind: 'page'; label: string }
-  | { kind: 'speaker'; label: string }
+  | { kind: 'speaker'; label: string; person?: number; href?: string }
   | { kind: 'text'; html: string };
 
 /** Seconds as H:MM:SS (or M:SS), as a player shows a position. */
@@ -28,13 +28,23 @@ export function formatSeconds(seconds: number): string {
 function marker(tag: Tag): TranscriptPiece | 'break' | undefined {
   switch (tag.kind) {
     case 'tc-range':
-      return { kind: 'tc', label: `${formatSeconds(tag.tcIn)}–${formatSeconds(tag.tcOut)}` };
+      return {
+        kind: 'tc',
+        label: `${formatSeconds(tag.tcIn)}–${formatSeconds(tag.tcOut)}`,
+        seconds: tag.tcIn,
+      };
     case 'tc-point':
-      return { kind: 'tc', label: formatSeconds(tag.seconds) };
+      return { kind: 'tc', label: formatSeconds(tag.seconds), seconds: tag.seconds };
     case 'page':
       return { kind: 'page', label: tag.label ?? String(tag.page) };
-    case 'person':
-      return { kind: 'speaker', label: tag.label.replaceAll('_', ' ') };
+    case 'person': {
+      // Dédalo's person tag names the speaker's record: `data:{"section_id":"122",...}:data`.
+      const id = Number((tag.data as { section_id?: unknown } | undefined)?.section_id);
+      const label = tag.label.replaceAll('_', ' ');
+      return Number.isSafeInteger(id) && id > 0
+        ? { kind: 'speaker', label, person: id }
+        : { kind: 'speaker', label };
+    }
     case 'html':
       return tag.block && (tag.name === 'p' ? !tag.closing : tag.name === 'br') ? 'break' : undefined;
     default:
@@ -59,9 +69,13 @@ export function renderTranscript(stored: string, terms: readonly MatchTerm[]): T
     text(at, tag.start);
     at = tag.end;
     if (piece === 'break') {
-      if (current().length > 0) paragraphs.push([]);
+      // A paragraph of nothing but timecodes runs on into the next one.
+      if (current().some((p) => p.kind !== 'tc')) paragraphs.push([]);
     } else {
-      current().push(piece);
+      const last = current().at(-1);
+      // Stored texts often repeat a timecode with nothing between (one before the paragraph,
+      // one inside): a reader needs it once.
+      if (!(piece.kind === 'tc' && last?.kind === 'tc' && last.label === piece.label)) current().push(piece);
     }
   }
   text(at, stored.length);

@@ -355,12 +355,16 @@ function browseRouteDocs(): RouteDoc[] {
     operationId,
     tag: 'browse',
     summary,
-    description: `${description} Server-rendered HTML, readable without JavaScript, under a strict Content-Security-Policy; the API-key and rate-limit rules of the JSON routes apply; errors are HTML pages with the problem's status and detail. An extension of the spec.`,
-    params,
+    description: `${description} Server-rendered HTML in English, Spanish or Catalan (\`ui\`, else Accept-Language), readable without JavaScript, under a strict Content-Security-Policy; the API-key and rate-limit rules of the JSON routes apply; errors are HTML pages with the problem's status and detail. An extension of the spec.`,
+    params: [...params, uiParam],
     html: true,
     database: true,
   });
   const browseQuery = (name: string, description: string) => q(name, description, { type: 'string' });
+  const uiParam = q('ui', 'Interface language; links of the page carry it on.', {
+    type: 'string',
+    enum: ['en', 'es', 'ca'],
+  });
   return [
     page(
       '/browse/',
@@ -380,13 +384,16 @@ function browseRouteDocs(): RouteDoc[] {
       '/browse/{db}/{table}',
       'browseTable',
       'Rows of a table: search, filters, sort, paging, facets, exports (HTML)',
-      'The records list (or, with q, the full-text search) as a table: a header click sorts, `op[column]`/`v[column]` form fields become `filter[column][op]=v` (operators offered per column type), a language switch, facets of the indexed columns as links, and CSV/NDJSON/JSON links of the same selection. Each row links to its record page.',
+      "The records list (or, with q, the full-text search, in every full-text column unless `column` names one) as a table, cards on narrow screens: related records by name, images as pictures, a header click sorts, `op[column]`/`v[column]` form fields become `filter[column][op]=v` (operators offered per column type), the records in the reader's language by default (`lang=all`: every language), facets of the indexed columns as links, and CSV/NDJSON/JSON links of the same selection. Each row links to its record page.",
       [
         P.db,
         P.table,
         browseQuery('q', 'Full-text search (tables with a full-text column); the search syntax of /search.'),
-        browseQuery('column', 'The full-text column to search.'),
-        browseQuery('lang', 'Language variant.'),
+        browseQuery('column', 'The one full-text column to search; empty: every full-text column.'),
+        browseQuery(
+          'lang',
+          'Language variant, or `all`; default: the interface language where the table has it.',
+        ),
         browseQuery('sort', 'As on the records list.'),
         q('limit', 'Rows per page.', { type: 'integer', enum: [20, 50, 100], default: 20 }),
         q('offset', 'Rows to skip.', { type: 'integer', minimum: 0, default: 0 }),
@@ -400,9 +407,15 @@ function browseRouteDocs(): RouteDoc[] {
     page(
       '/browse/{db}/{table}/{id}',
       'browseRecord',
-      'One record with every language variant (HTML)',
-      'Every variant of the record; relation cells as links to the related records; transcriptions and full-text columns rendered with their timecodes, page markers and speakers (the tag grammar), with the words of `q` highlighted.',
-      [P.db, P.table, P.id, browseQuery('q', 'Words to highlight, in the search syntax.')],
+      'One record (HTML)',
+      "The record in the reader's language (else another, said on the page; a field missing in it is taken from another version and marked), links to its other versions; related records by name; images as pictures; its recording in a player beside the transcript, whose timecodes seek it; transcriptions and full-text columns rendered with their timecodes, page markers and speakers (the tag grammar), with the words of `q` highlighted.",
+      [
+        P.db,
+        P.table,
+        P.id,
+        browseQuery('lang', 'The language version to show.'),
+        browseQuery('q', 'Words to highlight, in the search syntax.'),
+      ],
     ),
   ];
 }

@@ -5,34 +5,59 @@
  * rate limit, statement budget) and call the same operations; their errors are HTML pages.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chooseUiLang } from '../browse/i18n.js';
 import {
   type BrowseUrls,
   databasePage,
   errorPage,
   homePage,
+  type PageRequest,
   recordPage,
   tablePage,
 } from '../browse/pages.js';
+import { PLAYER_JS } from '../browse/player.js';
 import { BROWSE_CSS } from '../browse/style.js';
 import { renderPage } from '../browse/views.js';
 import { asProblem } from '../http/error-handling.js';
 import { requestContext } from '../http/request-context.js';
 import { queryOf } from '../http/request-input.js';
+import { appendVary } from '../http/vary.js';
 import { ProblemError } from '../problems.js';
 
 export const BROWSE_PREFIX = '/browse';
 
-export function sendHtml(reply: FastifyReply, html: string, maxAge: number, status = 200): FastifyReply {
+/** The origin of an absolute MEDIA_BASE_URL, which images and the player load from. */
+function mediaOrigin(mediaBaseUrl: string): string {
+  return /^https?:\/\//i.test(mediaBaseUrl) ? ` ${new URL(mediaBaseUrl).origin}` : '';
+}
+
+export function sendHtml(
+  reply: FastifyReply,
+  html: string,
+  maxAge: number,
+  status = 200,
+  mediaBaseUrl = '',
+): FastifyReply {
+  const media = mediaOrigin(mediaBaseUrl);
+  // The interface language follows Accept-Language when the URL does not choose it.
+  appendVary(reply, 'Accept-Language');
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('Cache-Control', status === 200 ? `public, max-age=${maxAge}` : 'no-store')
     .header(
       'Content-Security-Policy',
-      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      `default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'${media}; media-src 'self'${media}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     )
+
     .header('X-Content-Type-Options', 'nosniff')
     .send(html);
+}
+
+/** The interface language of a page (the `ui` parameter, else Accept-Language) and its URL. */
+export function pageRequest(request: FastifyRequest): PageRequest {
+  const ui = queryOf(request).get('ui')?.[0];
+  return { ui: chooseUiLang(ui, request.headers['accept-language']), url: request.url };
 }
 
 /** True when the client prefers HTML to JSON (a browser opening the API index). */
@@ -55,17 +80,24 @@ export async function browseRoutes(app: FastifyInstance): Promise<void> {
   const bp = ctx.config.basePath;
   const urls: BrowseUrls = { browse: `${bp}${BROWSE_PREFIX}`, api: bp };
   const maxAge = ctx.config.cacheMaxAge;
+  const media = ctx.config.mediaBaseUrl;
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    sendHtml(reply, body, maxAge, status, media);
 
   await app.register(
     async (browse) => {
       browse.setErrorHandler((err, request, reply) => {
         const problem = asProblem(request, err);
         for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
-        return sendHtml(reply, renderPage('@error', errorPage(urls, problem)), maxAge, problem.status);
+        return html(
+          reply,
+          renderPage('@error', errorPage(urls, pageRequest(request), problem)),
+          problem.status,
+        );
       });
       browse.setNotFoundHandler((request, reply) => {
         const problem = new ProblemError('not-found', `there is no page at ${request.url.split('?')[0]}`);
-        return sendHtml(reply, renderPage('@error', errorPage(urls, problem)), maxAge, 404);
+        return html(reply, renderPage('@error', errorPage(urls, pageRequest(request), problem)), 404);
       });
 
       browse.get('/style.css', async (_request, reply) =>
@@ -74,8 +106,15 @@ export async function browseRoutes(app: FastifyInstance): Promise<void> {
           .header('Cache-Control', `public, max-age=${maxAge}`)
           .send(BROWSE_CSS),
       );
+      browse.get('/player.js', async (_request, reply) =>
+        reply
+          .type('text/javascript; charset=utf-8')
+          .header('Cache-Control', `public, max-age=${maxAge}`)
+          .header('X-Content-Type-Options', 'nosniff')
+          .send(PLAYER_JS),
+      );
       browse.get('/', async (request, reply) =>
-        sendHtml(reply, renderPage('@home', await homePage(requestContext(request), urls)), maxAge),
+        html(reply, renderPage('@home', await homePage(requestContext(request), urls, pageRequest(request)))),
       );
       // A database's page is a directory (`/browse/{db}/`, so its relative links work); the
       // address without the slash leads there.
@@ -83,26 +122,43 @@ export async function browseRoutes(app: FastifyInstance): Promise<void> {
         reply.redirect(`${urls.browse}/${encodeURIComponent(request.params.db)}/`, 301),
       );
       browse.get('/:db/', async (request: FastifyRequest<{ Params: { db: string } }>, reply) =>
-        sendHtml(
+        html(
           reply,
-          renderPage('@database', await databasePage(requestContext(request), urls, request.params.db)),
-          maxAge,
+          renderPage(
+            '@database',
+            await databasePage(requestContext(request), urls, pageRequest(request), request.params.db),
+          ),
         ),
       );
       browse.get(
         '/:db/:table',
         async (request: FastifyRequest<{ Params: { db: string; table: string } }>, reply) => {
           const { db, table } = request.params;
-          const page = await tablePage(requestContext(request), urls, db, table, queryOf(request));
-          return sendHtml(reply, renderPage('@table', page), maxAge, page.error ? 400 : 200);
+          const page = await tablePage(
+            requestContext(request),
+            urls,
+            pageRequest(request),
+            db,
+            table,
+            queryOf(request),
+          );
+          return html(reply, renderPage('@table', page), page.error ? 400 : 200);
         },
       );
       browse.get(
         '/:db/:table/:id',
         async (request: FastifyRequest<{ Params: { db: string; table: string; id: string } }>, reply) => {
           const { db, table, id } = request.params;
-          const page = await recordPage(requestContext(request), urls, db, table, id, queryOf(request));
-          return sendHtml(reply, renderPage('@record', page), maxAge);
+          const page = await recordPage(
+            requestContext(request),
+            urls,
+            pageRequest(request),
+            db,
+            table,
+            id,
+            queryOf(request),
+          );
+          return html(reply, renderPage('@record', page));
         },
       );
     },

@@ -15,7 +15,7 @@ import {
   tablesOperation,
   tablesWithSlashOperation,
 } from '../operations/discovery.js';
-import { BROWSE_PREFIX, prefersHtml, sendHtml } from './browse-routes.js';
+import { BROWSE_PREFIX, pageRequest, prefersHtml, sendHtml } from './browse-routes.js';
 import { sendAnswer, serveOperation } from './operation-route.js';
 
 // Re-exported for the routes that name the API (docs, health).
@@ -31,7 +31,8 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
     const context = requestContext(request);
     if (prefersHtml(request.headers.accept)) {
       const urls = { browse: `${bp}${BROWSE_PREFIX}`, api: bp };
-      return sendHtml(reply, renderPage('@home', await homePage(context, urls)), ctx.config.cacheMaxAge);
+      const page = await homePage(context, urls, pageRequest(request));
+      return sendHtml(reply, renderPage('@home', page), ctx.config.cacheMaxAge, 200, ctx.config.mediaBaseUrl);
     }
     const answer = await indexOperation.run(context, { params: {}, query: () => new Map() });
     return sendAnswer(request, reply, answer, ctx.config.cacheMaxAge);

@@ -14,9 +14,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export async function readSectionTables(ctx: PublicationContext, db: string): Promise<Map<string, string>> {
+  return (await readPublicationMaps(ctx, db)).sections;
+}
+
+export interface PublicationMaps {
+  /** section_tipo -> table (`dd_relations`). */
+  sections: Map<string, string>;
+  /** relation column -> the table its ids point into (the other string entries, `"children": "ts_themes"`). */
+  columns: Map<string, string>;
+}
+
+/** Both maps of publication_schema's row 1 (empty when the table or the row is missing). */
+export async function readPublicationMaps(ctx: PublicationContext, db: string): Promise<PublicationMaps> {
+  const empty = { sections: new Map<string, string>(), columns: new Map<string, string>() };
   const schema = await ctx.schemas.get(db);
   const table = schema.tables.get(SCHEMA_TABLE);
-  if (!table?.columnsByName.has('id') || !table.columnsByName.has('data')) return new Map();
+  if (!table?.columnsByName.has('id') || !table.columnsByName.has('data')) return empty;
   const rows = await ctx.driver.select(db, {
     table: table.name,
     columns: ['data'],
@@ -29,12 +42,14 @@ export async function readSectionTables(ctx: PublicationContext, db: string): Pr
     try {
       data = JSON.parse(data);
     } catch {
-      return new Map();
+      return empty;
     }
   }
-  const map = isObject(data) ? data[MAP_KEY] : undefined;
-  if (!isObject(map)) return new Map();
-  return new Map(Object.entries(map).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  if (!isObject(data)) return empty;
+  const strings = (o: Record<string, unknown>) =>
+    new Map(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const map = data[MAP_KEY];
+  return { sections: isObject(map) ? strings(map) : new Map(), columns: strings(data) };
 }
 
 /** The section_tipos published into `table` (usually one). */
