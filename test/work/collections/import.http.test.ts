@@ -563,4 +563,25 @@ describe.each(workEngineCases())('importing collection files ($engine)', (engine
       expect.arrayContaining(['=HYPERLINK("http://x")', '+1+2', '@SUM(A1)']),
     );
   });
+
+  it('a component another user is editing (their live lock) is not written: that row is refused', async () => {
+    const lock = (action: string) =>
+      cataloguer.post({
+        dd_api: 'dd_utils_api',
+        action: 'update_lock_components_state',
+        prevent_lock: true,
+        options: { section_tipo: 'oh1', section_id: 1, component_tipo: 'oh14', action },
+      });
+    expect((await lock('focus')).status).toBe(200);
+    try {
+      const file = csv('section_id;oh14', '1;LOCKED', ';FREE');
+      const report = (await importFile(root, { content: file, file_name: 'oh1.csv' })).body.data;
+      expect(report.counts).toMatchObject({ created: 1, refused: 1 });
+      expect(report.refusals[0]).toMatchObject({ line: 2, column: 2, reason: 'conflict' });
+      expect(values((await record('oh1', 1))?.string.oh14)).not.toEqual(['LOCKED']);
+      expect(report.refusals[0].message).toContain('cataloguer');
+    } finally {
+      await lock('blur');
+    }
+  });
 });
