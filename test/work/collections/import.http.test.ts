@@ -584,4 +584,39 @@ describe.each(workEngineCases())('importing collection files ($engine)', (engine
       await lock('blur');
     }
   });
+
+  it('a file staged with the multipart upload (any size) is imported by reference', async () => {
+    const form = new FormData();
+    form.append('key_dir', 'document');
+    form.append('file_name', 'staged-oh1.csv');
+    form.append(
+      'file_to_upload',
+      new Blob([csv('section_id;oh14', ';STAGED-1', ';STAGED-2')]),
+      'staged-oh1.csv',
+    );
+    const res = await fetch(work.server.url, {
+      method: 'POST',
+      headers: {
+        cookie: [...root.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-dedalo-csrf-token': root.csrfToken!,
+      },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const answer = await importFile(root, {
+      upload: { key_dir: 'document', file_name: 'staged-oh1.csv' },
+      section_tipo: 'oh1',
+    });
+    expect(answer.body.data).toMatchObject({ file_name: 'staged-oh1.csv', counts: { created: 2 } });
+    // Another user's staging area is not theirs to name.
+    const missing = await importFile(cataloguer, {
+      upload: { key_dir: 'document', file_name: 'staged-oh1.csv' },
+    });
+    expect(missing.status).toBe(404);
+    const both = await importFile(root, {
+      content: 'x',
+      upload: { key_dir: 'document', file_name: 'a.csv' },
+    });
+    expect(both.status).toBe(400);
+  });
 });
