@@ -22,6 +22,7 @@ const APIS = [
   'dd_area_maintenance_api',
   'dd_diffusion_api',
   'dd_ontology_api',
+  'dd_import_api',
   'dd_nope',
   '',
 ];
@@ -42,6 +43,10 @@ const ACTIONS = [
   'import_ontology',
   'export_ontology',
   'get_diffusion_info',
+  'import_records',
+  'list_imports',
+  'get_import',
+  'undo_import',
   'nope',
 ];
 const tipo = fc.oneof(

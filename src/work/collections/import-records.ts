@@ -15,7 +15,7 @@
  * transactions, so every history and activity row it writes carries its id, and each record it
  * touched is kept as it was before (undo: import-undo.ts).
  */
-import { assertCan, PermissionDenied, type UserAccess } from '../auth/permissions.js';
+import { assertCan, isGlobalAdmin, PermissionDenied, type UserAccess } from '../auth/permissions.js';
 import { accountGuard } from '../auth/rights-ceiling.js';
 import { ERROR_REGISTRY, WorkError } from '../dispatch/error-registry.js';
 import { ensureHierarchyTld } from '../ontology/hierarchy-install.js';
@@ -215,7 +215,7 @@ async function planCopy(deps: ImportDeps, input: ImportRecordsInput, report: Rep
   }
   const tlds = [...new Set([...missing].map((tipo) => tipo.replace(/\d+$/, '')))].sort();
   if (tlds.length > 0 && !input.dryRun) {
-    if (!deps.access.globalAdmin) {
+    if (!isGlobalAdmin(deps.access)) {
       throw new PermissionDenied(deps.access.userId, 'global_admin', [...missing][0]);
     }
     for (const tld of tlds) {

@@ -29,7 +29,7 @@ import {
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { CellRefused } from './cell-changes.js';
-import { ChangeRefused, canonical, type RowOutcome } from './import-write-row.js';
+import { assertNotLocked, ChangeRefused, canonical, type RowOutcome } from './import-write-row.js';
 import type { MatrixCopyRecord } from './read-matrix-copy.js';
 
 export interface CopyWriteContext {
@@ -121,6 +121,7 @@ export async function writeCopyRecord(
         const known = isComponentModel(ontology.node(tipo)?.model ?? '') || column === 'misc';
         assertCan(access, 'save', sectionTipo, known && ontology.node(tipo) ? tipo : undefined);
         assertMayWriteComponent(access, sectionTipo, tipo);
+        await assertNotLocked(tx, ctx, key, tipo);
         await writeVersionedComponent(tx, {
           table,
           key,

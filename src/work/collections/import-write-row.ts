@@ -15,6 +15,8 @@ import { assertCan, isGlobalAdmin, PermissionDenied, type UserAccess } from '../
 import { type AccountGuard, assertMayWriteComponent } from '../auth/rights-ceiling.js';
 import { applyChanges, type ChangeObject } from '../components/apply-changes.js';
 import { componentSpec } from '../components/component-values.js';
+import { lockHeldByOther } from '../locks/component-locks.js';
+import { inUseError } from '../locks/in-use-error.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
 import { rowInScope } from '../read/page-builder.js';
 import { createRecordIn, createRecordWithIdIn } from '../records/create-record.js';
@@ -86,6 +88,18 @@ const noHooks = {
   columnValues: async () => new Map<string, string>(),
 };
 
+/** A component another user is editing (their live lock) is not written, as `save` refuses it. */
+export async function assertNotLocked(
+  tx: SqlQueryable,
+  ctx: { access: UserAccess; now: Date },
+  key: RecordKey,
+  tipo: string,
+): Promise<void> {
+  const lockKey = { ...key, component_tipo: tipo };
+  const holder = await lockHeldByOther(tx, lockKey, ctx.access.userId, ctx.now);
+  if (holder) throw inUseError(lockKey, holder);
+}
+
 /** The record the row writes to, created when needed (with the checks `create` makes). */
 async function openRecord(
   tx: SqlQueryable,
@@ -149,6 +163,7 @@ async function writeStored(
   const before = componentItems(record, change.column, change.tipo);
   if (canonical(before) === canonical(items)) return false;
   assertCan(ctx.access, 'save', ctx.sectionTipo, change.tipo);
+  await assertNotLocked(tx, ctx, key, change.tipo);
   const ids = items.map((i) =>
     typeof (i as { id?: unknown })?.id === 'number' ? (i as { id: number }).id : 0,
   );
@@ -231,6 +246,7 @@ export async function writeChangeRow(
         if (withoutIds(slice(applied.items)) === withoutIds(slice(before))) continue;
         assertCan(access, 'save', sectionTipo, spec.tipo);
         assertMayWriteComponent(access, sectionTipo, spec.tipo);
+        await assertNotLocked(tx, ctx, key, spec.tipo);
         const outcome = await saveComponentIn(tx, ontology, {
           key,
           spec,

@@ -563,4 +563,60 @@ describe.each(workEngineCases())('importing collection files ($engine)', (engine
       expect.arrayContaining(['=HYPERLINK("http://x")', '+1+2', '@SUM(A1)']),
     );
   });
+
+  it('a component another user is editing (their live lock) is not written: that row is refused', async () => {
+    const lock = (action: string) =>
+      cataloguer.post({
+        dd_api: 'dd_utils_api',
+        action: 'update_lock_components_state',
+        prevent_lock: true,
+        options: { section_tipo: 'oh1', section_id: 1, component_tipo: 'oh14', action },
+      });
+    expect((await lock('focus')).status).toBe(200);
+    try {
+      const file = csv('section_id;oh14', '1;LOCKED', ';FREE');
+      const report = (await importFile(root, { content: file, file_name: 'oh1.csv' })).body.data;
+      expect(report.counts).toMatchObject({ created: 1, refused: 1 });
+      expect(report.refusals[0]).toMatchObject({ line: 2, column: 2, reason: 'conflict' });
+      expect(values((await record('oh1', 1))?.string.oh14)).not.toEqual(['LOCKED']);
+      expect(report.refusals[0].message).toContain('cataloguer');
+    } finally {
+      await lock('blur');
+    }
+  });
+
+  it('a file staged with the multipart upload (any size) is imported by reference', async () => {
+    const form = new FormData();
+    form.append('key_dir', 'document');
+    form.append('file_name', 'staged-oh1.csv');
+    form.append(
+      'file_to_upload',
+      new Blob([csv('section_id;oh14', ';STAGED-1', ';STAGED-2')]),
+      'staged-oh1.csv',
+    );
+    const res = await fetch(work.server.url, {
+      method: 'POST',
+      headers: {
+        cookie: [...root.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-dedalo-csrf-token': root.csrfToken!,
+      },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const answer = await importFile(root, {
+      upload: { key_dir: 'document', file_name: 'staged-oh1.csv' },
+      section_tipo: 'oh1',
+    });
+    expect(answer.body.data).toMatchObject({ file_name: 'staged-oh1.csv', counts: { created: 2 } });
+    // Another user's staging area is not theirs to name.
+    const missing = await importFile(cataloguer, {
+      upload: { key_dir: 'document', file_name: 'staged-oh1.csv' },
+    });
+    expect(missing.status).toBe(404);
+    const both = await importFile(root, {
+      content: 'x',
+      upload: { key_dir: 'document', file_name: 'a.csv' },
+    });
+    expect(both.status).toBe(400);
+  });
 });
