@@ -289,3 +289,19 @@ export const itemLang = (spec: ComponentSpec, sourceLang: string) =>
 /** A locator's target as a record key string, for sets and comparisons. */
 export const targetKey = (l: { section_tipo: unknown; section_id: unknown }) =>
   `${String(l.section_tipo)}\u0000${String(l.section_id)}`;
+
+/**
+ * What makes two locators of one component the same item: the target record and, for an
+ * indexation, the tagged passage (a term indexes many passages of one transcription, each its own
+ * locator with its own tag_id). Locators without a tag are the same as `targetKey`.
+ */
+export const locatorIdentity = (l: {
+  section_tipo: unknown;
+  section_id: unknown;
+  tag_id?: unknown;
+  tag_component_tipo?: unknown;
+  component_tipo?: unknown;
+}) =>
+  l.tag_id === undefined || l.tag_id === null
+    ? targetKey(l)
+    : `${targetKey(l)}\u0000${String(l.tag_component_tipo ?? l.component_tipo ?? '')}\u0000${String(l.tag_id)}`;
