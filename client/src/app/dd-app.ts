@@ -14,6 +14,7 @@ import './dd-menu.js';
 import './dd-section-list.js';
 import './dd-record-edit.js';
 import './dd-maintenance.js';
+import './dd-thesaurus.js';
 import { parseRoute, type Route } from './router.js';
 import {
   isOntologySection,
@@ -246,6 +247,8 @@ export class DdApp extends LitElement {
         return `${this.session.labelOf(r.section)} ${r.id} — Dédalo`;
       case 'maintenance':
         return `${t('maintenance')} — Dédalo`;
+      case 'thesaurus':
+        return `${this.session.labelOf(r.section)} — Dédalo`;
       default:
         return 'Dédalo';
     }
@@ -393,6 +396,8 @@ export class DdApp extends LitElement {
           .lang=${this.session.dataLang}></dd-record-edit>`;
       case 'maintenance':
         return html`<dd-maintenance .session=${this.session}></dd-maintenance>`;
+      case 'thesaurus':
+        return html`<dd-thesaurus .session=${this.session} .section=${r.section}></dd-thesaurus>`;
       default:
         return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>`;
     }

@@ -5,6 +5,7 @@
  *   #/list/<section>      a section's records (query: offset, limit)
  *   #/edit/<section>/<id> one record in edit mode
  *   #/maintenance         the maintenance widgets
+ *   #/thesaurus/<section> a thesaurus as a tree
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -13,7 +14,8 @@ export type Route =
   | { name: 'home' }
   | { name: 'list'; section: string; offset: number; limit?: number }
   | { name: 'edit'; section: string; id: number }
-  | { name: 'maintenance' };
+  | { name: 'maintenance' }
+  | { name: 'thesaurus'; section: string };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -33,6 +35,7 @@ export function parseRoute(hash: string): Route {
     return { name: 'edit', section: parts[1], id: Number(parts[2]) };
   }
   if (parts[0] === 'maintenance') return { name: 'maintenance' };
+  if (parts[0] === 'thesaurus' && parts[1]) return { name: 'thesaurus', section: parts[1] };
   return { name: 'home' };
 }
 
@@ -49,6 +52,8 @@ export function hrefOf(route: Route): string {
       return `#/edit/${encodeURIComponent(route.section)}/${route.id}`;
     case 'maintenance':
       return '#/maintenance';
+    case 'thesaurus':
+      return `#/thesaurus/${encodeURIComponent(route.section)}`;
     default:
       return '#/';
   }

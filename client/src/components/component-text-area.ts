@@ -1,6 +1,7 @@
 /** component_text_area: the first value of the slice in the transcription editor; saved on leaving it. */
 import { html } from 'lit';
 import '../text/dd-transcription-editor.js';
+import { IndexingHost, thesaurusSections } from '../text/indexing-host.js';
 import { ComponentBase } from './component-base.js';
 
 interface TextItem {
@@ -55,6 +56,47 @@ export class ComponentTextArea extends ComponentBase {
     });
   }
 
+  /** Indexing passages with thesaurus terms (text/indexing-host.ts), for texts with Dédalo tags. */
+  private indexing: IndexingHost | undefined;
+  private indexingFor: unknown;
+
+  private get indexable(): boolean {
+    const tags = (this.context.properties as { tags?: unknown } | undefined)?.tags === true;
+    return tags && !this.readOnly && thesaurusSections(this.store.session).length > 0;
+  }
+
+  private indexingHost(): IndexingHost {
+    if (!this.indexing || this.indexingFor !== this.store) {
+      this.indexingFor = this.store;
+      this.indexing = new IndexingHost({
+        session: this.store.session,
+        sectionTipo: this.store.sectionTipo,
+        sectionId: this.store.sectionId,
+        tipo: this.tipo,
+        lang: this.itemLang,
+        version: () => this.item?.version as number | undefined,
+        text: () => this.local ?? (this.entries as TextItem[])[0]?.value ?? '',
+        afterPendingSaves: (fn) => this.afterPendingSaves(fn),
+        reload: async () => {
+          const fresh = await this.store.readComponent(this.tipo, this.context.model, this.itemLang);
+          if (fresh) this.item = fresh;
+          await this.resetInputs();
+        },
+        changed: () => this.requestUpdate(),
+      });
+      void this.indexing.load();
+    }
+    return this.indexing;
+  }
+
+  private editor():
+    | (HTMLElement & {
+        markedSelection: (o: string, c: string) => { value: string; passage: string } | undefined;
+      })
+    | null {
+    return this.renderRoot.querySelector('dd-transcription-editor');
+  }
+
   protected override async resetInputs() {
     await this.updateComplete;
     const editor = this.renderRoot.querySelector('dd-transcription-editor') as
@@ -68,9 +110,13 @@ export class ComponentTextArea extends ComponentBase {
     const entry = (this.entries as TextItem[])[0];
     // Another record (or the same one read again): what it holds.
     if (this.localFor !== this.store) this.local = undefined;
+    const indexing = this.indexable ? this.indexingHost() : undefined;
     return this.frame(
       html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
-        ?readonly=${this.readOnly} @change=${this.changed} @draft=${this.drafted}></dd-transcription-editor>`,
+        ?readonly=${this.readOnly} @change=${this.changed} @draft=${this.drafted}
+        ?indexable=${indexing !== undefined} .indexLabels=${indexing?.labels() ?? {}}
+        @index-selection=${() => indexing?.indexSelection((o, c) => this.editor()?.markedSelection(o, c))}
+        @index-region=${(e: CustomEvent<number>) => indexing?.openRegion(e.detail)}></dd-transcription-editor>`,
     );
   }
 }

@@ -5,7 +5,7 @@
  * thesaurus section's term component is needed. Adding, renaming and moving terms are ordinary
  * `dd_core_api` `create` and `save` requests (a move that would make a cycle is refused there).
  */
-import { assertCan } from '../../auth/permissions.js';
+import { assertCan, type UserAccess } from '../../auth/permissions.js';
 import type { ActionContext, ActionDefinition } from '../../dispatch/action-registry.js';
 import { WorkError } from '../../dispatch/error-registry.js';
 import { NO_LANG } from '../../ontology/load-ontology.js';
@@ -20,7 +20,9 @@ import {
 import { callerAccess, requireRecordId, requireSection } from '../core/record-access.js';
 import { objectField, optionalString } from '../rqo-fields.js';
 
-async function thesaurusOf(ctx: ActionContext): Promise<{ shape: ThesaurusShape; lang: string }> {
+async function thesaurusOf(
+  ctx: ActionContext,
+): Promise<{ shape: ThesaurusShape; lang: string; access: UserAccess }> {
   const source = objectField(ctx.rqo, 'source');
   const section = requireSection(ctx, source.section_tipo, 'source.section_tipo');
   const shape = thesaurusShape(ctx.ontology, section.tipo);
@@ -30,22 +32,39 @@ async function thesaurusOf(ctx: ActionContext): Promise<{ shape: ThesaurusShape;
       `source.section_tipo "${section.tipo}" is not a thesaurus (it needs a term text and a parent component)`,
     );
   }
-  assertCan(await callerAccess(ctx), 'read', section.tipo, shape.termTipo);
+  const access = await callerAccess(ctx);
+  assertCan(access, 'read', section.tipo, shape.termTipo);
   const asked = allowedLang(ctx, optionalString(source, 'lang', 'source.lang', 32), 'source.lang');
-  return { shape, lang: asked === undefined || asked === NO_LANG ? sessionLang(ctx) : asked };
+  return { shape, lang: asked === undefined || asked === NO_LANG ? sessionLang(ctx) : asked, access };
 }
 
 export const getChildrenDataAction: ActionDefinition = {
   needsSession: true,
   handle: async (ctx) => {
-    const { shape, lang } = await thesaurusOf(ctx);
+    const { shape, lang, access } = await thesaurusOf(ctx);
     const source = objectField(ctx.rqo, 'source');
+    // What the tree offers this user (the saves and creates refuse the rest anyway).
+    const editable = {
+      add: access.can('create', shape.sectionTipo) && access.can('save', shape.sectionTipo, shape.parentTipo),
+      rename: access.can('save', shape.sectionTipo, shape.termTipo),
+      move: access.can('save', shape.sectionTipo, shape.parentTipo),
+    };
     const parent =
       source.section_id === undefined || source.section_id === null
         ? undefined
         : requireRecordId(ctx, source.section_id, 'source.section_id');
     const level = await childrenOf(ctx.db, shape, parent, lang);
-    return { data: { section_tipo: shape.sectionTipo, parent: parent ?? null, lang, ...level } };
+    return {
+      data: {
+        section_tipo: shape.sectionTipo,
+        parent: parent ?? null,
+        lang,
+        term_tipo: shape.termTipo,
+        parent_tipo: shape.parentTipo,
+        editable,
+        ...level,
+      },
+    };
   },
 };
 
