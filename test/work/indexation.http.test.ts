@@ -209,6 +209,9 @@ describe.each(workEngineCases())('indexation on $engine', (engine) => {
           tag_id: '1',
           tag_component_tipo: 'rsc36',
           from_component_tipo: 'hierarchy40',
+          // The interview holding the recording (its oh25 links it).
+          section_top_tipo: 'oh1',
+          section_top_id: 1,
         }),
       ]);
       expect(await historyCount('ts1', id, 'hierarchy40')).toBe(1);

@@ -67,6 +67,8 @@ export interface LocatorFields {
   tag_component_tipo?: string;
   component_tipo?: string;
   section_top_tipo?: string;
+  /** The record holding the indexed one (the interview of a recording), beside section_top_tipo. */
+  section_top_id?: number;
 }
 
 /** A stored locator: the fields plus the item id minted for it. */
@@ -249,6 +251,14 @@ export function locatorValue(spec: ComponentSpec, raw: unknown, path: string): L
     const v = raw[extra];
     if (typeof v === 'string' && v.length <= 64) locator[extra] = v;
   }
+  const top = typeof raw.section_top_id === 'string' ? Number(raw.section_top_id) : raw.section_top_id;
+  if (
+    locator.section_top_tipo !== undefined &&
+    typeof top === 'number' &&
+    Number.isInteger(top) &&
+    Math.abs(top) <= MAX_SECTION_ID
+  )
+    locator.section_top_id = top;
   return locator;
 }
 

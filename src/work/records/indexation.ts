@@ -26,7 +26,7 @@ import {
 import { WorkError } from '../dispatch/error-registry.js';
 import { NO_LANG, type Ontology } from '../ontology/load-ontology.js';
 import { rowInScope } from '../read/page-builder.js';
-import { checkedTable, componentItems, readRecord } from '../store/record-rows.js';
+import { checkedTable, componentItems, readRecord, recordsPointingAt } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { saveComponentIn } from './save-component.js';
@@ -36,6 +36,8 @@ export const INDEX_RELATION_TYPE = 'dd96';
 /** Where the indexation points: a passage of a text component, or (no tag) the whole record. */
 export interface IndexTarget {
   key: RecordKey;
+  /** The record holding `key` (the interview of a recording), written as section_top_* of the locator. */
+  top?: RecordKey;
   /** The text component holding the tags (absent: the whole record). */
   textTipo?: string;
   tagId?: number;
@@ -108,7 +110,37 @@ function locatorFor(target: IndexTarget): Record<string, unknown> {
     ...(target.tagId !== undefined
       ? { tag_id: String(target.tagId), tag_component_tipo: target.textTipo, component_tipo: target.textTipo }
       : {}),
+    ...(target.top
+      ? { section_top_tipo: target.top.section_tipo, section_top_id: target.top.section_id }
+      : {}),
   };
+}
+
+/**
+ * The record that holds `key` through a portal (the interview whose audiovisual field links the
+ * recording): the first, by section order then id. Undefined when none does.
+ */
+export async function topRecordOf(
+  db: SqlQueryable,
+  ontology: Ontology,
+  key: RecordKey,
+): Promise<RecordKey | undefined> {
+  for (const section of ontology.sections()) {
+    if (section.tipo === key.section_tipo) continue;
+    const portals = ontology
+      .sectionComponents(section.tipo)
+      .filter(
+        (c) => c.model === 'component_portal' && (c.target_section_tipo ?? []).includes(key.section_tipo),
+      )
+      .map((c) => c.tipo);
+    const table = ontology.tableOf(section.tipo);
+    if (portals.length === 0 || !table) continue;
+    const rows = (await recordsPointingAt(db, checkedTable(table), key, portals))
+      .filter((r) => r.section_tipo === section.tipo)
+      .sort((a, b) => Number(a.section_id) - Number(b.section_id));
+    if (rows[0]) return { section_tipo: section.tipo, section_id: Number(rows[0].section_id) };
+  }
+  return undefined;
 }
 
 /** One term's locators into a record (its indexation component's items that name the record). */
@@ -223,6 +255,11 @@ export async function setIndexationIn(
   scopeGuard(ontology, access, target.key)(row);
 
   const outcome: SetIndexationOutcome = { added: [], removed: [] };
+  // A passage of a recording names the interview that holds it too (publication groups by it).
+  const located: IndexTarget =
+    target.tagId !== undefined && !target.top
+      ? { ...target, ...(await topRecordOf(tx, ontology, target.key).then((top) => (top ? { top } : {}))) }
+      : target;
   if (target.textTipo !== undefined && target.tagId !== undefined) {
     const textNode = ontology.node(target.textTipo)!;
     const textSpec = componentSpec(ontology, textNode);
@@ -297,7 +334,7 @@ export async function setIndexationIn(
       .map((w) => ({
         key: w.key,
         spec: w.spec,
-        changes: [{ action: 'insert', value: locatorFor(target) } as ChangeObject],
+        changes: [{ action: 'insert', value: locatorFor(located) } as ChangeObject],
         removed: false,
       })),
   ].sort((a, b) => (keyOf(a.key) < keyOf(b.key) ? -1 : 1));
