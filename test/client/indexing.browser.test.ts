@@ -7,8 +7,12 @@
  * passage, and is removed again (both sides). Screenshots of the tree, the picker and the marked
  * passage at three widths in English, Spanish and Catalan go to test-screenshots/.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadPublishConfig } from '../../src/publish/publish-targets.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import {
   haveChromium,
@@ -19,13 +23,16 @@ import {
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
+import { startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertRecordValues, locator, text } from '../helpers/work-records.js';
-import { startTestWorkServer, type WorkServerHandle } from '../helpers/work-server.js';
+import { rootBrowser, startTestWorkServer, type WorkServerHandle } from '../helpers/work-server.js';
 
 warnWithoutChromium('the indexing browser tests are');
 
 const engine = workEngineCases()[0]!;
+const tmp = mkdtempSync(join(tmpdir(), 'indexing-browser-'));
+const PUBLIC_DB = 'indexing_public';
 const ontology = loadOntology();
 const TEXT = 'At first we spoke about the war, and later about the exile in France.';
 
@@ -46,6 +53,7 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
   let context: BrowserContext;
   let page: Page;
   let origin: string;
+  let publication: TestServer | undefined;
 
   const locatorsOf = async (termId: number) => {
     const { rows } = await s.server.db.query<{ items: Record<string, unknown>[] | null }>(
@@ -76,7 +84,15 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
 
   beforeAll(async () => {
     browser = await startClientChromium();
-    s = await startTestWorkServer(engine);
+    s = await startTestWorkServer(
+      engine,
+      {},
+      {
+        publish: {
+          config: loadPublishConfig({ PUBLISH_TARGETS: `public=sqlite:${join(tmp, `${PUBLIC_DB}.sqlite`)}` }),
+        },
+      },
+    );
     origin = new URL(s.server.url).origin;
     const put = (st: string, id: number, values: Record<string, unknown[]>) =>
       insertRecordValues(s.server.db, ontology, st, id, values);
@@ -86,6 +102,13 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
       text(ca, 'lg-cat', 1),
     ];
     await put('rsc167', 1, { rsc36: [text(TEXT, 'lg-eng', 1)] });
+    // The interview of the recording (publishable): its terms are indexed as a whole too.
+    await put('oh1', 1, {
+      oh14: [text('OH-1')],
+      oh16: [text('The war years', 'lg-eng', 1)],
+      oh25: [{ ...locator('oh25', 'rsc167', 1), id: 1 }],
+      oh32: [{ ...locator('oh32', 'dd64', 1), id: 1 }],
+    });
     await put('ts1', 1, {
       hierarchy25: name('War', 'Guerra', 'Guerra'),
       hierarchy49: [{ ...locator('hierarchy49', 'ts1', 2, 'dd48'), id: 1 }],
@@ -117,7 +140,9 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
+    await publication?.close();
     await s?.stop();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   it('opens the thesaurus from the menu as a tree, parents by name, and finds a term with its breadcrumb', async () => {
@@ -257,6 +282,34 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
         expect.objectContaining({ type: 'dd96', section_tipo: 'rsc167', section_id: 1, tag_id: '1' }),
       ]);
     }
+    // Published, the public reads the passage for the term (the work API's own publishing).
+    const root = await rootBrowser(s);
+    for (const section of ['rsc167', 'ts1', 'oh1']) {
+      const published = await root.post({
+        dd_api: 'dd_diffusion_api',
+        action: 'diffuse',
+        options: { section_tipo: section },
+      });
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+    }
+    publication = await startTestServer({
+      engine: 'sqlite',
+      db: PUBLIC_DB,
+      env: { DB_DRIVER: 'sqlite', DB_SQLITE_DIR: tmp, DB_NAMES: PUBLIC_DB },
+      openDirect: async () => {
+        throw new Error('unused');
+      },
+    });
+    const fragment = await publication.get(
+      `/${PUBLIC_DB}/av-indexation-fragment?section_id=1&tag_id=1&lang=lg-eng`,
+    );
+    expect(fragment.status, JSON.stringify(fragment.json)).toBe(200);
+    expect(fragment.json.data.transcription).toBe('the war');
+    expect(fragment.json.data.terms.map((x: { term: string }) => x.term).sort()).toEqual([
+      'Civil war',
+      'Exile',
+    ]);
+
     // The passage is marked, and listed with its terms.
     await page.locator('dd-transcription-editor mark.region', { hasText: 'the war' }).waitFor();
     const passage = page.getByRole('button', { name: '1: Civil war, Exile' });
@@ -287,5 +340,21 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
     expect(await locatorsOf(2)).toEqual([]);
     expect(await locatorsOf(3)).toEqual([]);
     expect(await page.locator('dd-transcription-editor mark.region').count()).toBe(0);
+  });
+
+  it('indexes the whole interview with a term, shown under its form', async () => {
+    await page.goto(`${origin}/#/edit/oh1/1`);
+    const panel = page.getByRole('region', { name: 'Terms of the whole record' });
+    await panel.getByText('no terms').waitFor();
+    await panel.getByRole('button', { name: 'Index the whole record' }).click();
+    const picker = page.getByRole('dialog', { name: 'Terms of the whole record' });
+    await picker.getByLabel('Search the thesaurus').fill('war');
+    await picker.getByRole('checkbox', { name: /^War$/ }).check();
+    await picker.getByRole('button', { name: 'Save terms' }).click();
+    await panel.locator('.chip', { hasText: 'War' }).waitFor();
+    const war = await locatorsOf(1);
+    expect(war).toEqual([expect.objectContaining({ type: 'dd96', section_tipo: 'oh1', section_id: 1 })]);
+    expect(war[0]).not.toHaveProperty('tag_id');
+    await shots('indexing-record-en');
   });
 });

@@ -235,6 +235,10 @@ describe.each(workEngineCases())('indexation on $engine', (engine) => {
       }),
     ]);
     expect(listed.next_tag_id).toBe(2);
+    expect(listed.may_index).toBe(true);
+    // A default cataloguer reads the indexations but is not offered indexing.
+    const cataloguer = await login('user20');
+    expect(ok(await cataloguer.post(getIndexations())).may_index).toBe(false);
   });
 
   it('two passages of one transcription are two locators of the same term', async () => {

@@ -114,7 +114,7 @@ export class ComponentTextArea extends ComponentBase {
     return this.frame(
       html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
         ?readonly=${this.readOnly} @change=${this.changed} @draft=${this.drafted}
-        ?indexable=${indexing !== undefined} .indexLabels=${indexing?.labels() ?? {}}
+        ?indexable=${indexing?.mayIndex ?? false} .indexLabels=${indexing?.labels() ?? {}}
         @index-selection=${() => indexing?.indexSelection((o, c) => this.editor()?.markedSelection(o, c))}
         @index-region=${(e: CustomEvent<number>) => indexing?.openRegion(e.detail)}></dd-transcription-editor>`,
     );

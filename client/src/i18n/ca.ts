@@ -350,6 +350,7 @@ export default {
     'Una altra persona ha canviat la transcripció mentrestant: s’ha tornat a llegir; indexeu el fragment de nou.',
   idx_notSaved: 'No s’ha pogut desar la indexació.',
   idx_interviewTerms: 'Termes de tot el registre',
+  idx_recordSaved: 'Termes de tot el registre desats.',
   idx_addTerms: 'Indexa tot el registre',
   ts_search: 'Cerca un terme',
   ts_notRead: 'No s’ha pogut llegir el tesaurus.',

@@ -343,6 +343,7 @@ export default {
     'The transcription was changed by someone else meanwhile: it has been read again; index the passage once more.',
   idx_notSaved: 'The indexation could not be saved.',
   idx_interviewTerms: 'Terms of the whole record',
+  idx_recordSaved: 'Terms of the whole record saved.',
   idx_addTerms: 'Index the whole record',
   ts_search: 'Find a term',
   ts_notRead: 'The thesaurus could not be read.',

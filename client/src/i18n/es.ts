@@ -351,6 +351,7 @@ export default {
     'Otra persona ha cambiado la transcripción mientras tanto: se ha vuelto a leer; indexe el fragmento de nuevo.',
   idx_notSaved: 'No se ha podido guardar la indexación.',
   idx_interviewTerms: 'Términos de todo el registro',
+  idx_recordSaved: 'Términos de todo el registro guardados.',
   idx_addTerms: 'Indexar todo el registro',
   ts_search: 'Buscar un término',
   ts_notRead: 'No se ha podido leer el tesauro.',

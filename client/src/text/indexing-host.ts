@@ -55,6 +55,11 @@ export class IndexingHost {
 
   constructor(private readonly field: IndexingField) {}
 
+  /** False once the server said this user may not index here (the editor then offers nothing). */
+  get mayIndex(): boolean {
+    return this.indexations.may_index !== false;
+  }
+
   /** "Guerra, Exilio" per tag id, for the editor's list of passages. */
   labels(): Record<number, string> {
     const out: Record<number, string> = {};

@@ -37,6 +37,10 @@ export interface IndexationTag {
 
 export interface RecordIndexations {
   tags: IndexationTag[];
+  /** This user may index here (save rights on the text and on the terms' indexations). */
+  may_index?: boolean;
+  /** Some thesaurus may index this section at all. */
+  indexable?: boolean;
   next_tag_id?: number;
 }
 

@@ -24,6 +24,7 @@ import { allowedLang, sessionLang } from '../../read/read-request.js';
 import { type TermNode, termsById, thesaurusShape } from '../../read/thesaurus-tree.js';
 import {
   type IndexTarget,
+  indexComponentOf,
   nextTagId,
   setIndexationIn,
   termsIndexingRecord,
@@ -295,11 +296,22 @@ export const getIndexationsAction: ActionDefinition = {
         : (componentItems(row, 'string', tipo) as { value?: unknown }[]).map((i) =>
             typeof i.value === 'string' ? i.value : '',
           );
+    // Whether this user may index here: save on the text (passages) and on some thesaurus's
+    // indexation component that takes this section. The client offers indexing only then.
+    const termSections = ctx.ontology
+      .sections()
+      .map((sec) => ({ sec, spec: indexComponentOf(ctx.ontology, sec.tipo) }))
+      .filter(({ spec }) => spec && (spec.targets.length === 0 || spec.targets.includes(key.section_tipo)));
+    const mayIndex =
+      (tipo === undefined || access.can('save', key.section_tipo, tipo)) &&
+      termSections.some(({ sec, spec }) => access.can('save', sec.tipo, spec!.tipo));
     return {
       data: {
         section_tipo: key.section_tipo,
         section_id: key.section_id,
         tipo: tipo ?? null,
+        may_index: mayIndex,
+        indexable: termSections.length > 0,
         tags,
         ...(tipo !== undefined
           ? {
