@@ -22,6 +22,8 @@ const APIS = [
   'dd_area_maintenance_api',
   'dd_diffusion_api',
   'dd_ontology_api',
+  'dd_ts_api',
+  'dd_component_text_area_api',
   'dd_nope',
   '',
 ];
@@ -42,6 +44,11 @@ const ACTIONS = [
   'import_ontology',
   'export_ontology',
   'get_diffusion_info',
+  'get_children_data',
+  'search_terms',
+  'get_terms',
+  'set_indexation',
+  'get_indexations',
   'nope',
 ];
 const tipo = fc.oneof(

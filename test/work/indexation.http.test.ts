@@ -286,6 +286,9 @@ describe.each(workEngineCases())('indexation on $engine', (engine) => {
     expect(listed.tags).toEqual([
       expect.objectContaining({ tag_id: null, terms: [expect.objectContaining({ label: 'Guerra' })] }),
     ]);
+    expect(listed.indexable).toBe(true);
+    // A recording indexes passages of its transcription, not itself as a whole.
+    expect(ok(await root.post(getIndexations({ tipo: undefined }))).indexable).toBe(false);
     ok(
       await root.post(setIndexation({ terms: [] }, { section_tipo: 'oh1', section_id: 1, tipo: undefined })),
     );

@@ -39,7 +39,7 @@ export interface RecordIndexations {
   tags: IndexationTag[];
   /** This user may index here (save rights on the text and on the terms' indexations). */
   may_index?: boolean;
-  /** Some thesaurus may index this section at all. */
+  /** Some thesaurus may index this record as a whole (asked without a text component). */
   indexable?: boolean;
   next_tag_id?: number;
 }

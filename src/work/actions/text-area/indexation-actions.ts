@@ -311,7 +311,14 @@ export const getIndexationsAction: ActionDefinition = {
         section_id: key.section_id,
         tipo: tipo ?? null,
         may_index: mayIndex,
-        indexable: termSections.length > 0,
+        // A whole record is indexed where its passages are not: a section with a tagged text
+        // (a recording's transcription) indexes passages, its interview the whole.
+        indexable:
+          termSections.length > 0 &&
+          (tipo !== undefined ||
+            !ctx.ontology
+              .sectionComponents(key.section_tipo)
+              .some((c) => c.model === 'component_text_area' && c.properties?.tags === true)),
         tags,
         ...(tipo !== undefined
           ? {
