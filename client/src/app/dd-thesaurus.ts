@@ -43,8 +43,8 @@ export class DdThesaurus extends LitElement {
       ul.matches li:last-child { border-bottom: 0; }
       ul.matches button { display: block; width: 100%; text-align: left; border: 0; border-radius: 0; padding: 0.35rem 0.6rem; }
       .crumb { display: block; font-size: 0.85em; color: var(--muted); }
-      [role='tree'], [role='group'] { list-style: none; margin: 0; padding: 0; }
-      [role='group'] { padding-left: 1.4rem; border-left: 1px dotted var(--line); margin-left: 0.7rem; }
+      ul.tree, ul.group { list-style: none; margin: 0; padding: 0; }
+      ul.group { padding-left: 1.4rem; border-left: 1px dotted var(--line); margin-left: 0.7rem; }
       .node { display: flex; align-items: center; gap: 0.35rem; padding: 0.15rem 0.2rem; border-radius: 4px; flex-wrap: wrap; }
       .node.selected { background: #dce9f7; }
       .toggle { width: 1.7rem; height: 1.7rem; padding: 0; border: 0; background: none; font-size: 0.9rem; }
@@ -354,10 +354,13 @@ export class DdThesaurus extends LitElement {
       editing?.kind === kind &&
       ((kind === 'add' && editing.kind === 'add' && editing.parent && termKey(editing.parent) === key) ||
         (editing.kind !== 'add' && termKey(editing.term) === key));
-    return html`<li role="treeitem" aria-expanded=${term.children > 0 ? String(open) : nothing}
-        aria-level=${depth} aria-selected=${this.selected === key ? 'true' : 'false'}>
-      <div class="node ${this.selected === key ? 'selected' : ''}" data-key=${key} tabindex="-1">
+    // A nested list with disclosure buttons (each says whether it is open), not an ARIA tree
+    // widget: every control is a plain button or link reached with Tab.
+    return html`<li data-depth=${depth}>
+      <div class="node ${this.selected === key ? 'selected' : ''}" data-key=${key} tabindex="-1"
+        aria-current=${this.selected === key ? 'true' : nothing}>
         <button type="button" class="toggle" ?disabled=${term.children === 0} @click=${() => this.toggle(term)}
+          aria-expanded=${term.children > 0 ? String(open) : nothing}
           aria-label=${open ? t('ts_collapse', { term: term.label }) : t('ts_expand', { term: term.label })}>${open ? '▾' : '▸'}</button>
         <a class="label" href=${hrefOf({ name: 'edit', section: this.section, id: term.section_id })}
           title=${t('ts_openRecord', { term: term.label })}>${term.label || t('ts_unnamed', { id: term.section_id })}</a>
@@ -373,7 +376,7 @@ export class DdThesaurus extends LitElement {
       ${mine('add') ? this.renderNameForm(t('ts_childName', { term: term.label }), '', (n) => this.addTerm(term, n)) : ''}
       ${mine('rename') ? this.renderNameForm(t('ts_newName', { term: term.label }), term.label, (n) => this.rename(term, n)) : ''}
       ${mine('move') ? this.renderMove(term) : ''}
-      ${open && children ? html`<ul role="group">${children.terms.map((c) => this.renderTerm(c, children, depth + 1))}</ul>` : ''}
+      ${open && children ? html`<ul class="group">${children.terms.map((c) => this.renderTerm(c, children, depth + 1))}</ul>` : ''}
     </li>`;
   }
 
@@ -404,7 +407,7 @@ export class DdThesaurus extends LitElement {
         roots
           ? roots.terms.length === 0
             ? html`<p class="muted">${t('ts_empty')}</p>`
-            : html`<ul role="tree" aria-label=${label}>${roots.terms.map((r) => this.renderTerm(r, roots, 1))}</ul>`
+            : html`<ul class="tree" aria-label=${label}>${roots.terms.map((r) => this.renderTerm(r, roots, 1))}</ul>`
           : this.error
             ? ''
             : html`<p class="muted">${t('loading')}</p>`
