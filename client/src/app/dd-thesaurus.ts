@@ -23,6 +23,9 @@ import { hrefOf } from './router.js';
 import type { Session } from './session.js';
 import { baseStyles } from './styles.js';
 
+/** The terms open in each thesaurus, for this page's life (a language change remounts the screen). */
+const openTerms = new Map<string, ReadonlySet<string>>();
+
 type Editing =
   | { kind: 'add'; parent: TermNode | null }
   | { kind: 'rename'; term: TermNode }
@@ -113,9 +116,12 @@ export class DdThesaurus extends LitElement {
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('section') || changed.has('session')) {
       this.levels = new Map();
-      this.expanded = new Set();
+      // The screen is made anew when a language changes: the terms open before stay open.
+      this.expanded = new Set(openTerms.get(this.section) ?? []);
       void this.load(undefined);
+      for (const key of this.expanded) void this.load(Number(key.slice(key.lastIndexOf('_') + 1)));
     }
+    if (changed.has('expanded') && this.section) openTerms.set(this.section, this.expanded);
   }
 
   private async load(parentId: number | undefined): Promise<TreeLevel | undefined> {
