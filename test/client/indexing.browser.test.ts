@@ -195,8 +195,8 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
       .click();
     await page.getByLabel('Move War under (find the new broader term):').fill('ebro');
     await page
+      .getByRole('group', { name: 'Move War' })
       .getByRole('button', { name: /Battle of the Ebro/ })
-      .last()
       .click();
     await page
       .getByText('War cannot be moved under Battle of the Ebro: that term is War itself or lies under it.')
@@ -210,8 +210,8 @@ describe.runIf(haveChromium)(`indexing (${engine.engine})`, () => {
       .click();
     await page.getByLabel('Move Battle of the Ebro under (find the new broader term):').fill('exile');
     await page
+      .getByRole('group', { name: 'Move Battle of the Ebro' })
       .getByRole('button', { name: /^Exile$/ })
-      .first()
       .click();
     await page.getByText('Battle of the Ebro moved under Exile.').waitFor();
     const { rows } = await s.server.db.query<{ parent: string }>(

@@ -67,7 +67,7 @@ export class DdTranscriptionEditor extends LitElement {
       .chip.page { background: #efe7f8; border-color: #a98bd1; }
       .chip.html { background: #f3f5f7; border-color: #c9d1d9; color: var(--muted); font-family: ui-monospace, monospace; }
       .tools { margin-top: 0.3rem; }
-      mark.region { background: #fff3c4; color: inherit; border-bottom: 2px solid #e0b25c; cursor: pointer; }
+      mark.region { background: #fff3c4; color: inherit; border-bottom: 2px solid #e0b25c; }
       .regions { margin-top: 0.35rem; display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; }
       .regions button { font-size: 0.85em; padding: 0.1rem 0.5rem; background: #fdf1dc; border-color: #e0b25c; }
       .tools input { width: 7rem; }
@@ -477,15 +477,6 @@ export class DdTranscriptionEditor extends LitElement {
     this.dispatchEvent(new CustomEvent('index-region', { detail: tagId, bubbles: true, composed: true }));
   }
 
-  private onClick = (e: MouseEvent) => {
-    const mark = (e.target as HTMLElement).closest?.('mark.region') as HTMLElement | null;
-    const sel = this.selection();
-    // A click (not a selection made by dragging) in a marked passage opens its terms.
-    if (!mark || !this.indexable || (sel && !sel.isCollapsed)) return;
-    const tags = (mark.dataset.tags ?? '').split(' ').map(Number);
-    this.openRegion(tags[tags.length - 1]!);
-  };
-
   private renderRegions() {
     if (!this.indexable) return '';
     const ids = [
@@ -523,8 +514,7 @@ export class DdTranscriptionEditor extends LitElement {
     return html`<div class="surface" role="textbox" aria-multiline="true" aria-label=${this.label}
         aria-readonly=${this.readonly ? 'true' : 'false'} contenteditable=${this.readonly ? 'false' : 'true'}
         spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.typed}
-        @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}
-        @click=${this.onClick}></div>
+        @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
       ${
         this.readonly
           ? ''
