@@ -188,7 +188,7 @@ export const MAX_MATCHES = 50;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Terms whose text (any language) contains `q` (case- and accent-blind where the engine can), with breadcrumbs. */
+/** Terms whose text (any language) contains `q` (case-blind; accents count), with breadcrumbs. */
 export async function searchTerms(
   db: SqlQueryable,
   shape: ThesaurusShape,
