@@ -270,6 +270,37 @@ describe.each(workEngineCases())('indexation on $engine', (engine) => {
     expect(await textOf()).toContain(open(2));
   });
 
+  it('removing an indexation takes its marks out of every translation of the text', async () => {
+    ok(
+      await root.post(
+        setIndexation({
+          tag_id: 3,
+          value: marked('Francia', 3, await textOf()),
+          version: await textVersion(),
+          terms: [term(4)],
+        }),
+      ),
+    );
+    // The English translation marks the same passage with the same tag id.
+    ok(
+      await root.post({
+        action: 'save',
+        source: { tipo: 'rsc36', section_tipo: 'rsc167', section_id: 1, lang: 'lg-eng', mode: 'edit' },
+        data: {
+          changed_data: [
+            { action: 'update', id: 2, value: `At first we spoke of ${open(3)}the war${close(3)}.` },
+          ],
+        },
+      }),
+    );
+    // Removed without sending a text: the server takes the marks out of both languages.
+    const data = ok(await root.post(setIndexation({ tag_id: 3, terms: [] })));
+    expect(data.removed).toEqual([term(4)]);
+    expect(await textOf()).not.toContain('index-n-3-');
+    expect(await textOf('lg-eng')).toBe('At first we spoke of the war.');
+    expect(await locatorsOf(4)).toEqual([]);
+  });
+
   it('indexes the whole interview: a locator with no tag, listed apart from the passages', async () => {
     ok(
       await root.post(

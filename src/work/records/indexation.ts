@@ -235,6 +235,54 @@ function scopeGuard(ontology: Ontology, access: UserAccess, key: RecordKey) {
   };
 }
 
+/** The text without the marks of `tagId`. */
+export function withoutMarks(text: string, tagId: number): string {
+  let out = '';
+  let at = 0;
+  for (const tag of parseTags(text)) {
+    if ((tag.kind === 'index-open' || tag.kind === 'index-close') && tag.tagId === tagId) {
+      out += text.slice(at, tag.start);
+      at = tag.end;
+    }
+  }
+  return out + text.slice(at);
+}
+
+/** Removes the marks of a removed indexation from every language of the text still holding them. */
+async function stripMarksElsewhere(
+  tx: SqlQueryable,
+  ontology: Ontology,
+  target: IndexTarget,
+  textSpec: ComponentSpec,
+  args: SetIndexationArgs,
+  outcome: SetIndexationOutcome,
+) {
+  const tagId = target.tagId!;
+  const row = await readRecord(tx, checkedTable(ontology.tableOf(target.key.section_tipo)!), target.key);
+  const items = (row ? componentItems(row, textSpec.column, textSpec.tipo) : []) as {
+    id?: number;
+    lang?: string;
+    value?: unknown;
+  }[];
+  for (const item of items) {
+    if (typeof item.value !== 'string' || item.id === undefined) continue;
+    const marks = indexMarks(item.value, tagId);
+    if (marks.open === 0 && marks.close === 0) continue;
+    assertCan(args.access, 'save', target.key.section_tipo, textSpec.tipo);
+    const saved = await saveComponentIn(tx, ontology, {
+      key: target.key,
+      spec: textSpec,
+      lang: textSpec.translatable ? (item.lang ?? NO_LANG) : NO_LANG,
+      changes: [{ action: 'update', id: item.id, value: withoutMarks(item.value, tagId) }],
+      userId: args.access.userId,
+      projectIds: args.access.projectIds,
+      assertRow: scopeGuard(ontology, args.access, target.key),
+      now: args.now,
+    });
+    outcome.textVersion = saved.row.versions?.[textSpec.tipo];
+  }
+}
+
 /** Runs in the caller's transaction; see the module comment. */
 export async function setIndexationIn(
   tx: SqlQueryable,
@@ -299,7 +347,12 @@ export async function setIndexationIn(
         now,
       });
       outcome.textVersion = saved.row.versions?.[textSpec.tipo];
-    } else if (keep) {
+    }
+    if (!keep) {
+      // A tag id is shared by the translations of the text: a removed indexation leaves no marks
+      // in any language (each language written is its own history row).
+      await stripMarksElsewhere(tx, ontology, target, textSpec, args, outcome);
+    } else if (!args.text) {
       // Re-pointing a passage: its marks must already be in the text (some language).
       const texts = (componentItems(row, textSpec.column, textSpec.tipo) as { value?: unknown }[]).map((i) =>
         typeof i.value === 'string' ? i.value : '',
