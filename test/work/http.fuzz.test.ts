@@ -23,6 +23,8 @@ const APIS = [
   'dd_diffusion_api',
   'dd_ontology_api',
   'dd_import_api',
+  'dd_ts_api',
+  'dd_component_text_area_api',
   'dd_nope',
   '',
 ];
@@ -47,6 +49,11 @@ const ACTIONS = [
   'list_imports',
   'get_import',
   'undo_import',
+  'get_children_data',
+  'search_terms',
+  'get_terms',
+  'set_indexation',
+  'get_indexations',
   'nope',
 ];
 const tipo = fc.oneof(

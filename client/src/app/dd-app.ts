@@ -17,6 +17,7 @@ import './dd-record-edit.js';
 import './dd-maintenance.js';
 import './dd-import.js';
 import { hrefOf, parseRoute, type Route } from './router.js';
+import './dd-thesaurus.js';
 import {
   isOntologySection,
   type LangOption,
@@ -255,6 +256,8 @@ export class DdApp extends LitElement {
         return `${t('importTitle')} — Dédalo`;
       case 'imported':
         return `${t('importDid', { id: r.id })} — Dédalo`;
+      case 'thesaurus':
+        return `${this.session.labelOf(r.section)} — Dédalo`;
       default:
         return 'Dédalo';
     }
@@ -410,6 +413,8 @@ export class DdApp extends LitElement {
         return html`<dd-import .session=${this.session} .section=${r.section ?? ''}></dd-import>`;
       case 'imported':
         return html`<dd-import .session=${this.session} .importId=${r.id}></dd-import>`;
+      case 'thesaurus':
+        return html`<dd-thesaurus .session=${this.session} .section=${r.section}></dd-thesaurus>`;
       default:
         return html`<h1>${t('welcome')}</h1><p>${t('welcomeBody')}</p>
           <p><a href=${hrefOf({ name: 'import' })}>${t('importHomeLink')}</a></p>`;

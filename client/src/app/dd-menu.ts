@@ -28,7 +28,15 @@ export class DdMenu extends LitElement {
 
   private current(tipo: string): boolean {
     const r = this.route;
-    return (r?.name === 'list' || r?.name === 'edit') && r.section === tipo;
+    return (r?.name === 'list' || r?.name === 'edit' || r?.name === 'thesaurus') && r.section === tipo;
+  }
+
+  /** A section of a thesaurus area opens as a tree (its records' list stays a click away in it). */
+  private hrefOf(n: MenuNode): string {
+    const area = this.tree.find((p) => p.tipo === n.parent);
+    return area?.model === 'area_thesaurus'
+      ? hrefOf({ name: 'thesaurus', section: n.tipo })
+      : hrefOf({ name: 'list', section: n.tipo, offset: 0 });
   }
 
   private renderLevel(parent: string): unknown {
@@ -37,7 +45,7 @@ export class DdMenu extends LitElement {
     return html`<ul>
       ${children.map((n) => {
         if (n.model === 'section') {
-          return html`<li><a href=${hrefOf({ name: 'list', section: n.tipo, offset: 0 })}
+          return html`<li><a href=${this.hrefOf(n)}
             aria-current=${this.current(n.tipo) ? 'page' : 'false'}>${n.label}</a></li>`;
         }
         if (n.model === 'area_maintenance') {

@@ -17,6 +17,7 @@ import { keepUnsaved, takeUnsaved } from '../components/unsaved-changes.js';
 import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
+import '../text/dd-record-terms.js';
 import { bcp47Of, langName } from './lang-names.js';
 import { publishOffer, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
@@ -537,6 +538,7 @@ export class DdRecordEdit extends LitElement {
             : comps.map((c) => this.renderComponent(c))
         }
       </form>
+      <dd-record-terms .session=${this.session} .sectionTipo=${this.section} .sectionId=${this.sectionId}></dd-record-terms>
       ${
         this.showHistory
           ? html`<section class="history" aria-label=${t('history')}>

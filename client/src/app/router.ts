@@ -8,6 +8,7 @@
  *   #/maintenance         the maintenance widgets
  *   #/import[/<section>]  importing records from a file (into that section)
  *   #/imported/<id>       what an import did (its stored report), with its undo
+ *   #/thesaurus/<section> a thesaurus as a tree
  */
 /** The page sizes a list offers (25 unless the address says otherwise). */
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -33,7 +34,8 @@ export type Route =
   | { name: 'maintenance' }
   | { name: 'deleted'; section: string }
   | { name: 'import'; section?: string }
-  | { name: 'imported'; id: number };
+  | { name: 'imported'; id: number }
+  | { name: 'thesaurus'; section: string };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -63,6 +65,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'imported' && parts[1] && /^\d{1,15}$/.test(parts[1]))
     return { name: 'imported', id: Number(parts[1]) };
   if (parts[0] === 'import') return parts[1] ? { name: 'import', section: parts[1] } : { name: 'import' };
+  if (parts[0] === 'thesaurus' && parts[1]) return { name: 'thesaurus', section: parts[1] };
   return { name: 'home' };
 }
 
@@ -90,6 +93,8 @@ export function hrefOf(route: Route): string {
       return `#/imported/${route.id}`;
     case 'import':
       return route.section ? `#/import/${encodeURIComponent(route.section)}` : '#/import';
+    case 'thesaurus':
+      return `#/thesaurus/${encodeURIComponent(route.section)}`;
     default:
       return '#/';
   }

@@ -6,6 +6,7 @@
 import { html } from 'lit';
 import { playerOf, playersChanged } from '../text/av-players.js';
 import '../text/dd-transcription-editor.js';
+import { IndexingHost, thesaurusSections } from '../text/indexing-host.js';
 import { type Speaker, speakersOf } from '../text/speakers.js';
 import { ComponentBase } from './component-base.js';
 
@@ -98,6 +99,47 @@ export class ComponentTextArea extends ComponentBase {
     });
   }
 
+  /** Indexing passages with thesaurus terms (text/indexing-host.ts), for texts with Dédalo tags. */
+  private indexing: IndexingHost | undefined;
+  private indexingFor: unknown;
+
+  private get indexable(): boolean {
+    const tags = (this.context.properties as { tags?: unknown } | undefined)?.tags === true;
+    return tags && !this.readOnly && thesaurusSections(this.store.session).length > 0;
+  }
+
+  private indexingHost(): IndexingHost {
+    if (!this.indexing || this.indexingFor !== this.store) {
+      this.indexingFor = this.store;
+      this.indexing = new IndexingHost({
+        session: this.store.session,
+        sectionTipo: this.store.sectionTipo,
+        sectionId: this.store.sectionId,
+        tipo: this.tipo,
+        lang: this.itemLang,
+        version: () => this.item?.version as number | undefined,
+        text: () => this.local ?? (this.entries as TextItem[])[0]?.value ?? '',
+        afterPendingSaves: (fn) => this.afterPendingSaves(fn),
+        reload: async () => {
+          const fresh = await this.store.readComponent(this.tipo, this.context.model, this.itemLang);
+          if (fresh) this.item = fresh;
+          await this.resetInputs();
+        },
+        changed: () => this.requestUpdate(),
+      });
+      void this.indexing.load();
+    }
+    return this.indexing;
+  }
+
+  private editor():
+    | (HTMLElement & {
+        markedSelection: (o: string, c: string) => { value: string; passage: string } | undefined;
+      })
+    | null {
+    return this.renderRoot.querySelector('dd-transcription-editor');
+  }
+
   protected override async resetInputs() {
     await this.updateComplete;
     const editor = this.renderRoot.querySelector('dd-transcription-editor') as
@@ -112,10 +154,14 @@ export class ComponentTextArea extends ComponentBase {
     // Another record (or the same one read again): what it holds.
     if (this.localFor !== this.store) this.local = undefined;
     this.loadSpeakers();
+    const indexing = this.indexable ? this.indexingHost() : undefined;
     return this.frame(
       html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
         ?readonly=${this.readOnly} .player=${this.isTranscription ? this.player : undefined}
-        .speakers=${this.speakers ?? []} @change=${this.changed} @draft=${this.drafted}></dd-transcription-editor>`,
+        .speakers=${this.speakers ?? []} @change=${this.changed} @draft=${this.drafted}
+        ?indexable=${indexing?.mayIndex ?? false} .indexLabels=${indexing?.labels() ?? {}}
+        @index-selection=${() => indexing?.indexSelection((o, c) => this.editor()?.markedSelection(o, c))}
+        @index-region=${(e: CustomEvent<number>) => indexing?.openRegion(e.detail)}></dd-transcription-editor>`,
     );
   }
 }

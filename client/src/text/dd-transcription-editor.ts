@@ -104,6 +104,9 @@ export class DdTranscriptionEditor extends LitElement {
       .keys dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; margin: 0.3rem 0 0; }
       .keys dd { margin: 0; }
       kbd { font-family: ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 0.25rem; background: var(--wash); }
+      mark.region { background: #fff3c4; color: inherit; border-bottom: 2px solid #e0b25c; }
+      .regions { margin-top: 0.35rem; display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; }
+      .regions button { font-size: 0.85em; padding: 0.1rem 0.5rem; background: #fdf1dc; border-color: #e0b25c; }
       .tools input { width: 7rem; }
     `,
   ];
@@ -113,6 +116,8 @@ export class DdTranscriptionEditor extends LitElement {
     readonly: { type: Boolean },
     player: { attribute: false },
     speakers: { attribute: false },
+    indexable: { type: Boolean },
+    indexLabels: { attribute: false },
   };
   declare value: string;
   declare label: string;
@@ -121,6 +126,10 @@ export class DdTranscriptionEditor extends LitElement {
   declare player: (() => HTMLMediaElement | undefined) | undefined;
   /** The people who may speak in the text (person tags), when known. */
   declare speakers: Speaker[];
+  /** Offers "Index selection" and the list of indexed passages (text/indexing-host.ts). */
+  declare indexable: boolean;
+  /** The terms of each indexed passage, by tag id, as the list of passages names them. */
+  declare indexLabels: Record<number, string>;
   private lastRange: Range | undefined;
   private rendered: string | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -131,6 +140,8 @@ export class DdTranscriptionEditor extends LitElement {
     this.label = t('text');
     this.readonly = false;
     this.speakers = [];
+    this.indexable = false;
+    this.indexLabels = {};
   }
 
   private get surface(): HTMLElement {
@@ -146,10 +157,17 @@ export class DdTranscriptionEditor extends LitElement {
   private fill() {
     const surface = this.surface;
     surface.replaceChildren();
+    // The text between an index's marks shows as a marked region (serialised as plain text).
+    const open: number[] = [];
     for (const seg of segmentsOf(this.value ?? '')) {
       if (seg.kind === 'text') {
-        surface.append(document.createTextNode(seg.text));
+        surface.append(open.length > 0 ? this.region(seg.text, open) : document.createTextNode(seg.text));
         continue;
+      }
+      if (seg.tag.kind === 'index-open') open.push(seg.tag.tagId);
+      if (seg.tag.kind === 'index-close') {
+        const at = open.indexOf(seg.tag.tagId);
+        if (at >= 0) open.splice(at, 1);
       }
       surface.append(this.chip(seg.raw, seg.label, seg.tag.kind, secondsOfTag(seg.tag)));
     }
@@ -167,6 +185,14 @@ export class DdTranscriptionEditor extends LitElement {
     const last = surface.lastChild;
     if (last instanceof HTMLElement && last.dataset.raw !== undefined)
       surface.append(document.createElement('br'));
+  }
+
+  private region(text: string, tags: readonly number[]): HTMLElement {
+    const mark = document.createElement('mark');
+    mark.className = 'region';
+    mark.dataset.tags = tags.join(' ');
+    mark.textContent = text;
+    return mark;
   }
 
   private chip(raw: string, label: string, kind: string, seconds?: number): HTMLElement {
@@ -532,6 +558,59 @@ export class DdTranscriptionEditor extends LitElement {
     }`;
   }
 
+  /**
+   * The text with the selected passage between the marks `open` and `close`, and the passage's
+   * words; undefined when nothing is selected. The editor itself is left as it was: the marks
+   * appear once the indexation is saved (the host sets the new value).
+   */
+  markedSelection(open: string, close: string): { value: string; passage: string } | undefined {
+    // What was typed and not yet announced goes first (the host saves it as any change).
+    this.emitIfChanged();
+    const sel = this.selection();
+    const live = sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : undefined;
+    const range =
+      live && !live.collapsed && this.surface.contains(live.startContainer)
+        ? this.outOfChips(live)
+        : this.lastRange && !this.lastRange.collapsed && this.surface.contains(this.lastRange.startContainer)
+          ? this.outOfChips(this.lastRange)
+          : undefined;
+    const passage = range?.toString().trim() ?? '';
+    if (!range || passage === '') return undefined;
+    const end = range.cloneRange();
+    end.collapse(false);
+    end.insertNode(this.chip(close, 'out', 'index-close'));
+    const start = range.cloneRange();
+    start.collapse(true);
+    start.insertNode(this.chip(open, 'in', 'index-open'));
+    const value = this.currentValue;
+    this.lastRange = undefined;
+    this.fill();
+    return { value, passage };
+  }
+
+  private askIndex() {
+    this.dispatchEvent(new CustomEvent('index-selection', { bubbles: true, composed: true }));
+  }
+
+  private openRegion(tagId: number) {
+    this.dispatchEvent(new CustomEvent('index-region', { detail: tagId, bubbles: true, composed: true }));
+  }
+
+  private renderRegions() {
+    if (!this.indexable) return '';
+    const ids = [
+      ...new Set([...(this.value ?? '').matchAll(/\[index-[a-z]-(\d+)/g)].map((m) => Number(m[1]))),
+    ];
+    if (ids.length === 0) return '';
+    return html`<div class="regions" role="group" aria-label=${t('idx_passages')}>
+      <span class="muted">${t('idx_passages')}:</span>
+      ${ids.map(
+        (id) => html`<button type="button" @click=${() => this.openRegion(id)}
+          title=${t('idx_editPassage')}>${id}: ${this.indexLabels[id] || t('idx_noTerms')}</button>`,
+      )}
+    </div>`;
+  }
+
   private insertTimecode() {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="tc"]')!;
     const tag = timecodeTag(input.value);
@@ -563,8 +642,9 @@ export class DdTranscriptionEditor extends LitElement {
             <button type="button" @click=${this.insertTimecode}>${t('insertTimecode')}</button>
             <button type="button" @click=${this.insertPage}>${t('insertPageBreak')}</button>
             ${this.renderPlayerTools()}
+            ${this.indexable ? html`<button type="button" @mousedown=${(e: Event) => e.preventDefault()} @click=${this.askIndex}>${t('idx_indexSelection')}</button>` : ''}
           </div>`
-      }`;
+      }${this.renderRegions()}`;
   }
 }
 customElements.define('dd-transcription-editor', DdTranscriptionEditor);

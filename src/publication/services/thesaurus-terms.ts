@@ -55,11 +55,29 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A locator names the record either directly (section_tipo / section_id: the recording) or as the
+ * record holding it (section_top_tipo / section_top_id: the interview of the recording).
+ */
+function namesRecord(id: unknown, tipo: unknown, m: LocatorMatch): boolean {
+  if (idOf(id) !== m.sectionId) return false;
+  return (
+    m.sectionTipos.length === 0 ||
+    tipo === undefined ||
+    tipo === null ||
+    m.sectionTipos.includes(String(tipo))
+  );
+}
+
 export function locatorMatches(locator: unknown, m: LocatorMatch): boolean {
   if (!isObject(locator)) return false;
-  if (idOf(locator.section_id) !== m.sectionId) return false;
-  const tipo = locator.section_tipo;
-  if (m.sectionTipos.length > 0 && tipo !== undefined && !m.sectionTipos.includes(String(tipo))) return false;
+  if (
+    !namesRecord(locator.section_id, locator.section_tipo, m) &&
+    !(
+      locator.section_top_id !== undefined && namesRecord(locator.section_top_id, locator.section_top_tipo, m)
+    )
+  )
+    return false;
   if (m.tagId !== undefined && idOf(locator.tag_id) !== m.tagId) return false;
   if (m.componentTipo !== undefined && locator.component_tipo !== m.componentTipo) return false;
   return true;
@@ -127,11 +145,14 @@ async function indexTable(ctx: IndexSource, db: string, table: TableInfo): Promi
       index.terms.set(term, [rest]);
       const value = typeof cell === 'string' ? parseJsonText(cell) : cell;
       for (const locator of Array.isArray(value) ? value : [value]) {
-        const record = isObject(locator) ? idOf(locator.section_id) : Number.NaN;
-        if (!Number.isSafeInteger(record)) continue;
-        const list = index.byRecord.get(record) ?? [];
-        list.push({ term, locator });
-        index.byRecord.set(record, list);
+        // Under the record it names and the record holding that one (section_top_id), if any.
+        const records = isObject(locator) ? [idOf(locator.section_id), idOf(locator.section_top_id)] : [];
+        for (const record of new Set(records)) {
+          if (!Number.isSafeInteger(record)) continue;
+          const list = index.byRecord.get(record) ?? [];
+          list.push({ term, locator });
+          index.byRecord.set(record, list);
+        }
       }
     }
     if (rows.length < PAGE_SIZE) {

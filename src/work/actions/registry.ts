@@ -25,6 +25,8 @@ import { getDiffusionInfoAction } from './diffusion/get-diffusion-info.js';
 import { lockComponentsActionsAction } from './maintenance/lock-components-actions.js';
 import { getWidgetValueAction, widgetRequestAction } from './maintenance/widget-actions.js';
 import { exportOntologyAction, importOntologyAction } from './ontology/ontology-actions.js';
+import { getIndexationsAction, setIndexationAction } from './text-area/indexation-actions.js';
+import { getChildrenDataAction, getTermsAction, searchTermsAction } from './thesaurus/ts-actions.js';
 import { attachUploadedFileAction } from './utils/attach-uploaded-file.js';
 import { changeLangAction } from './utils/change-lang.js';
 import { getSystemInfoAction } from './utils/get-system-info.js';
@@ -76,6 +78,17 @@ export function workActions(): ActionRegistry {
       list_imports: listImportsAction,
       get_import: getImportAction,
       undo_import: undoImportAction,
+    },
+    // the thesaurus tree, read one level at a time (writes are create/save)
+    dd_ts_api: {
+      get_children_data: getChildrenDataAction,
+      search_terms: searchTermsAction,
+      get_terms: getTermsAction,
+    },
+    // indexing passages of a transcription (and whole records) with thesaurus terms
+    dd_component_text_area_api: {
+      set_indexation: setIndexationAction,
+      get_indexations: getIndexationsAction,
     },
     dd_diffusion_api: {
       diffuse: diffuseAction,

@@ -27,6 +27,7 @@ import {
   itemLang,
   type Locator,
   literalValue,
+  locatorIdentity,
   locatorValue,
   MAX_ITEMS,
   targetKey,
@@ -140,7 +141,7 @@ export async function applyChanges(
         }
         if (spec.kind === 'relation') {
           const locator = locatorValue(spec, change.value, `${path}.value`);
-          if (slice.some((i) => targetKey(i as Locator) === targetKey(locator))) break;
+          if (slice.some((i) => locatorIdentity(i as Locator) === locatorIdentity(locator))) break;
           const item = { id: mint(), ...locator };
           slice = spec.single ? [item] : [...slice, item];
           break;
@@ -177,8 +178,8 @@ export async function applyChanges(
           slice = slice.filter((_, index) => index !== change.key);
         } else if (spec.kind === 'relation' && isObject(change.value)) {
           // A locator without id: removed by its target.
-          const gone = targetKey(locatorValue(spec, change.value, `${path}.value`));
-          slice = slice.filter((i) => targetKey(i as Locator) !== gone);
+          const gone = locatorIdentity(locatorValue(spec, change.value, `${path}.value`));
+          slice = slice.filter((i) => locatorIdentity(i as Locator) !== gone);
         } else {
           // `id: null` and no key: every item of this language.
           slice = [];
@@ -202,9 +203,9 @@ export async function applyChanges(
             if (item.value > 0) next.push(item);
           } else if (spec.kind === 'relation') {
             const locator = locatorValue(spec, raw, itemPath);
-            const key = targetKey(locator);
-            if (next.some((i) => targetKey(i as Locator) === key)) continue;
-            const kept = slice.find((i) => targetKey(i as Locator) === key);
+            const key = locatorIdentity(locator);
+            if (next.some((i) => locatorIdentity(i as Locator) === key)) continue;
+            const kept = slice.find((i) => locatorIdentity(i as Locator) === key);
             next.push({ id: idOf(kept) ?? mint(), ...locator });
           } else {
             const id = knownId(raw);

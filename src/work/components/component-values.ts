@@ -67,6 +67,8 @@ export interface LocatorFields {
   tag_component_tipo?: string;
   component_tipo?: string;
   section_top_tipo?: string;
+  /** The record holding the indexed one (the interview of a recording), beside section_top_tipo. */
+  section_top_id?: number;
 }
 
 /** A stored locator: the fields plus the item id minted for it. */
@@ -249,6 +251,14 @@ export function locatorValue(spec: ComponentSpec, raw: unknown, path: string): L
     const v = raw[extra];
     if (typeof v === 'string' && v.length <= 64) locator[extra] = v;
   }
+  const top = typeof raw.section_top_id === 'string' ? Number(raw.section_top_id) : raw.section_top_id;
+  if (
+    locator.section_top_tipo !== undefined &&
+    typeof top === 'number' &&
+    Number.isInteger(top) &&
+    Math.abs(top) <= MAX_SECTION_ID
+  )
+    locator.section_top_id = top;
   return locator;
 }
 
@@ -289,3 +299,19 @@ export const itemLang = (spec: ComponentSpec, sourceLang: string) =>
 /** A locator's target as a record key string, for sets and comparisons. */
 export const targetKey = (l: { section_tipo: unknown; section_id: unknown }) =>
   `${String(l.section_tipo)}\u0000${String(l.section_id)}`;
+
+/**
+ * What makes two locators of one component the same item: the target record and, for an
+ * indexation, the tagged passage (a term indexes many passages of one transcription, each its own
+ * locator with its own tag_id). Locators without a tag are the same as `targetKey`.
+ */
+export const locatorIdentity = (l: {
+  section_tipo: unknown;
+  section_id: unknown;
+  tag_id?: unknown;
+  tag_component_tipo?: unknown;
+  component_tipo?: unknown;
+}) =>
+  l.tag_id === undefined || l.tag_id === null
+    ? targetKey(l)
+    : `${targetKey(l)}\u0000${String(l.tag_component_tipo ?? l.component_tipo ?? '')}\u0000${String(l.tag_id)}`;

@@ -177,6 +177,13 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The locator does not point at an existing record of a section this component links to',
   },
+  // A thesaurus move that would put a term under itself or one of its own descendants.
+  'validation.hierarchy_cycle': {
+    category: 'validation',
+    label_key: 'error_validation_hierarchy_cycle',
+    retryable: false,
+    message: 'A term cannot be moved under itself or one of its descendants',
+  },
   'lang.not_allowed': {
     category: 'validation',
     label_key: 'error_lang_not_allowed',

@@ -41,6 +41,7 @@ import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { assertMandatoryFilled, assertUniqueValues } from './component-rules.js';
 import { createRecordIn } from './create-record.js';
+import { assertNoHierarchyCycle } from './hierarchy-cycle.js';
 import { StaleVersion } from './stale-write.js';
 
 export interface SaveComponentArgs {
@@ -322,6 +323,9 @@ export async function saveComponentIn(
     const added = (applied.items as Locator[]).filter((l) => !known.has(targetKey(l)));
     if (inverseComponentOf(ontology, spec, key.section_tipo) && added.some((l) => targetKey(l) === self)) {
       throw invalidValue(spec, 'a record cannot be its own parent or child');
+    }
+    if (spec.model === 'component_relation_parent' || spec.model === 'component_relation_children') {
+      await assertNoHierarchyCycle(tx, ontology, spec, key, added);
     }
     const allowed = args.filterProjectsAllowed;
     const foreign =

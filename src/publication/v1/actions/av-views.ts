@@ -12,6 +12,7 @@ import { V1Error } from '../v1-errors.js';
 import { relationId, relationItems, shapeRow } from '../v1-rows.js';
 import { type IndexLocator, readLocator, termsIndexing } from './av.js';
 import { interviewFields, nodeImage } from './av-interview.js';
+import { avRecordIds } from './av-locator.js';
 import {
   type AvInterview,
   type AvRecord,
@@ -185,8 +186,9 @@ export async function indexationNodeAction(call: V1Call): Promise<unknown> {
   const images = new Map<string, unknown>();
   const shape = await avShapeOf(call.ctx, call.db);
   const nodes = [];
+  const recordIdOf = await avRecordIds(call);
   for (const l of valid) {
-    const id = String(l.section_id);
+    const id = recordIdOf(l);
     if (!/^\d+$/.test(id)) continue;
     if (!records.has(id)) records.set(id, await loadAvRecord(call, Number(id), lang));
     const record = records.get(id);
@@ -230,7 +232,7 @@ export async function videoViewDataAction(call: V1Call): Promise<unknown> {
   const locators = locatorList(call.options.ar_locators);
   const key = optInt(call.options, 'ar_locators_key', 0);
   const locator = locators[key] ?? readLocator(call.options.ar_locators);
-  const id = Number(locator?.section_id);
+  const id = locator ? Number((await avRecordIds(call))(locator)) : Number.NaN;
   const tagId = Number(locator?.tag_id);
   if (!locator || !Number.isInteger(id) || !Number.isInteger(tagId)) return failed;
   const record = await loadAvRecord(call, id, lang);

@@ -22,6 +22,7 @@ import { thesaurusMap, thesaurusTables } from '../thesaurus-tables.js';
 import { optBool, optInt, optLang, optString, tableOf, type V1Call } from '../v1-call.js';
 import { V1Error } from '../v1-errors.js';
 import { interviewFields, nodeImage } from './av-interview.js';
+import { avRecordIds } from './av-locator.js';
 import { fragmentOf, loadAvRecord, recordMedia, subtitlesUrl } from './av-record.js';
 
 export interface IndexLocator {
@@ -81,6 +82,7 @@ export async function termsIndexing(
 ): Promise<{ term_id: unknown; term: unknown; locators: IndexLocator[] }[]> {
   const out: { term_id: unknown; term: unknown; locators: IndexLocator[] }[] = [];
   const seen = new Set<unknown>();
+  const recordIdOf = await avRecordIds(call);
   for (const name of await thesaurusTables(call)) {
     const info = await tableOf(call, name);
     if (!info.columnsByName.has('indexation')) continue;
@@ -103,7 +105,7 @@ export async function termsIndexing(
       } catch {
         continue;
       }
-      const locators = Array.isArray(list) ? list.filter((l) => ids.has(String(l?.section_id))) : [];
+      const locators = Array.isArray(list) ? list.filter((l) => l && ids.has(recordIdOf(l))) : [];
       // Upstream never removed duplicate terms (docs/publication-v1.md): each term once here.
       if (locators.length === 0 || seen.has(row.term_id)) continue;
       seen.add(row.term_id);
