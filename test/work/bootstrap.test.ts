@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/work/auth/password-hash.js';
 import { bootstrapDatabase } from '../../src/work/bootstrap/bootstrap-database.js';
+import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { readCounter } from '../../src/work/store/counters.js';
 import type { SqlQueryable } from '../../src/work/store/sql-client.js';
@@ -75,6 +76,9 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     expect(level(cataloguer, 'oh1', 'oh24')).toBe(2);
     expect(level(cataloguer, 'rsc167', 'rsc36')).toBe(2);
     expect(level(cataloguer, 'ts1', 'hierarchy25')).toBe(1);
+    // Indexing writes the term's indexations: that component, and only it, is writable.
+    expect(level(cataloguer, 'ts1', 'hierarchy40')).toBe(2);
+    expect(level(cataloguer, 'ts1', 'ts1')).toBe(1);
     expect(level(cataloguer, 'dd100', 'dd100')).toBe(1);
     expect(level(cataloguer, 'dd88', 'dd88')).toBe(0);
     expect(level(cataloguer, 'dd128', 'dd132')).toBe(0);
@@ -109,13 +113,14 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     expect(await readCounter(again, 'dd234')).toBe(2);
   });
 
-  it('an existing install: the untouched default Cataloguer gets read on its lists at the next start, an edited one never', async () => {
+  it('an existing install: the untouched default Cataloguer gets read on its lists and indexing at the next start, an edited one never', async () => {
     const LISTS = new Set(['dd64', 'dd153']);
-    /** The profile as the first release made it: no item on the value lists. */
+    /** The profile as the first release made it: no item on the value lists, indexations read only. */
     const asFirstRelease = (db: SqlQueryable) =>
       db.query(
         `UPDATE matrix_profiles SET misc = jsonb_set(misc, '{dd774}', (
-           SELECT jsonb_agg(i) FROM jsonb_array_elements(misc->'dd774') i
+           SELECT jsonb_agg(CASE WHEN i->>'tipo' = 'hierarchy40' THEN jsonb_set(i, '{value}', '1') ELSE i END)
+           FROM jsonb_array_elements(misc->'dd774') i
            WHERE NOT (i->>'section_tipo' = ANY($1))))
          WHERE section_tipo = 'dd234' AND section_id = 2`,
         [[...LISTS]],
@@ -128,10 +133,13 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
     await bootstrapDatabase(db, ontology, { rootPassword: 'pw' });
     await asFirstRelease(db);
     expect(level(await cataloguer(db), 'dd64', 'dd64')).toBe(0);
+    expect(level(await cataloguer(db), 'ts1', 'hierarchy40')).toBe(1);
     const admin = (await rows(db, 'matrix_profiles')).find((p) => p.section_id === 1)!;
 
     const next = await bootstrapDatabase(db, ontology, { rootPassword: 'pw' });
-    expect(next.cataloguerTopUp).toBe(4);
+    // Four list items added, and every term section's indexation raised to write.
+    const indexations = accessItemsUnder(ontology, 'dd100', 0).filter((i) => i.tipo === 'hierarchy40');
+    expect(next.cataloguerTopUp).toBe(4 + indexations.length);
     const topped = await cataloguer(db);
     for (const [section, tipo] of [
       ['dd64', 'dd64'],
@@ -140,6 +148,11 @@ describe.each(workEngineCases())('first-start bootstrap ($engine)', ({ freshData
       ['dd153', 'dd156'],
     ])
       expect(level(topped, section!, tipo!)).toBe(1);
+    expect(level(topped, 'ts1', 'hierarchy40')).toBe(2);
+    // One item per element: the raised one replaced, not doubled.
+    expect(
+      (topped.misc.dd774 ?? []).filter((i) => i.section_tipo === 'ts1' && i.tipo === 'hierarchy40'),
+    ).toHaveLength(1);
     // Nothing else moved: its other levels, the Admin profile.
     expect(level(topped, 'oh1', 'oh1')).toBe(2);
     expect(level(topped, 'dd128', 'dd128')).toBe(0);

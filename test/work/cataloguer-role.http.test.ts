@@ -3,7 +3,8 @@
  * over HTTP on PGlite and PostgreSQL: a fresh install's Cataloguer creates an interview, reads
  * the Yes/No options and sets Publishable, reads the project names of the project filter, and is
  * told (get_diffusion_info) and refused (diffuse) publishing, which needs level 3 on the section;
- * a profile with it publishes the record.
+ * a profile with it publishes the record; it indexes a passage of a transcription with a
+ * thesaurus term (write on the terms' indexations) but may not rename the term.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newIdempotencyKey } from '../../client/src/api/idempotency-key.js';
@@ -138,6 +139,62 @@ describe.each(workEngineCases())('the default Cataloguer ($engine)', (engine) =>
     expect(
       rootInfo.body.data.sections.find((s: { section_tipo: string }) => s.section_tipo === 'oh1').may_publish,
     ).toEqual({ record: true, section: true });
+  });
+
+  it('indexes a passage of a transcription with a thesaurus term, and may not rename the term', async () => {
+    const createIn = async (who: WorkBrowser, section: string): Promise<number> => {
+      const made = await who.post({
+        action: 'create',
+        source: { section_tipo: section },
+        idempotency_key: newIdempotencyKey(),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return made.body.data;
+    };
+    const insertText = (section: string, sectionId: number, tipo: string, lang: string, value: string) => ({
+      action: 'save',
+      source: { section_tipo: section, section_id: sectionId, tipo, lang },
+      data: { changed_data: [{ action: 'insert', id: null, value: { id: null, lang, value } }] },
+    });
+    // The thesaurus is the administrators': root makes the term.
+    const termId = await createIn(root, 'ts1');
+    expect((await root.post(insertText('ts1', termId, 'hierarchy25', 'lg-spa', 'Exilio'))).status).toBe(200);
+    // The cataloguer transcribes a recording, then indexes a passage of it.
+    const recording = await createIn(cataloguer, 'rsc167');
+    const text = 'Hablamos del exilio en Francia.';
+    const typed = await cataloguer.post(insertText('rsc167', recording, 'rsc36', 'lg-spa', text));
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+    const source = { section_tipo: 'rsc167', section_id: recording, tipo: 'rsc36', lang: 'lg-spa' };
+    const offered = await cataloguer.post({
+      dd_api: 'dd_component_text_area_api',
+      action: 'get_indexations',
+      source,
+    });
+    expect(offered.status, JSON.stringify(offered.body)).toBe(200);
+    expect(offered.body.data.may_index).toBe(true);
+    const marked = text.replace('exilio', '[index-n-1--data::data]exilio[/index-n-1--data::data]');
+    const indexed = await cataloguer.post({
+      dd_api: 'dd_component_text_area_api',
+      action: 'set_indexation',
+      source,
+      data: { tag_id: 1, value: marked, terms: [{ section_tipo: 'ts1', section_id: termId }] },
+    });
+    expect(indexed.status, JSON.stringify(indexed.body)).toBe(200);
+    const listed = await cataloguer.post({
+      dd_api: 'dd_component_text_area_api',
+      action: 'get_indexations',
+      source,
+    });
+    expect(listed.body.data.tags).toEqual([
+      expect.objectContaining({
+        tag_id: 1,
+        terms: [expect.objectContaining({ section_id: termId, label: 'Exilio' })],
+      }),
+    ]);
+    // The terms themselves stay read-only for the Cataloguer.
+    const renamed = await cataloguer.post(insertText('ts1', termId, 'hierarchy25', 'lg-spa', 'Destierro'));
+    expect(renamed.status).toBe(403);
+    expect(renamed.body.error.code).toBe('perm.denied');
   });
 
   it('publishes the record once an administrator gives the profile level 3 on interviews', async () => {

@@ -5,7 +5,9 @@
  * auth/publish-rights.ts). Cataloguer: 2 on oral history and resources (edit, not publish), 1 on
  * the thesaurus, 0 on maintenance, nothing on administration (cataloguers do not manage users or
  * profiles) except read (1) on the value lists their fields point into (the yes/no list behind
- * Publishable, the projects behind the project filter), so those fields show names and can be set.
+ * Publishable, the projects behind the project filter), so those fields show names and can be set,
+ * and write (2) on the terms' indexation component (hierarchy40), so indexing a transcription with
+ * thesaurus terms, which writes the term's locator, is theirs too (the terms stay read-only).
  */
 import { isAreaModel, isComponentModel } from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
@@ -76,9 +78,26 @@ export interface DefaultProfile {
 /** The default Cataloguer's section id and name (a profile still so named and never saved is "untouched"). */
 export const CATALOGUER_PROFILE = { section_id: 2, name: 'Cataloguer' } as const;
 
-/** The read rights on value lists the Cataloguer gained after its first release (profile-top-up.ts). */
-export function cataloguerListReads(ontology: Ontology): AccessItem[] {
-  return valueListReadItems(ontology, CATALOGUER_AREAS);
+/** The thesaurus area: its term sections' indexation component is what indexing writes. */
+const THESAURUS_AREA = 'dd100';
+const INDEXATION = 'hierarchy40';
+
+/** Write (2) on the indexation component of every term section under the thesaurus area. */
+export function indexationWriteItems(ontology: Ontology): AccessItem[] {
+  return accessItemsUnder(ontology, THESAURUS_AREA, 2).filter((i) => i.tipo === INDEXATION);
+}
+
+/**
+ * The rights the Cataloguer gained after its first release (profile-top-up.ts): read on its value
+ * lists, write on the terms' indexations.
+ */
+export function cataloguerAdditions(ontology: Ontology): AccessItem[] {
+  return [...valueListReadItems(ontology, CATALOGUER_AREAS), ...indexationWriteItems(ontology)];
+}
+
+/** One item per (section, element): a later item replaces an earlier one. */
+function byElement(items: readonly AccessItem[]): AccessItem[] {
+  return [...new Map(items.map((i) => [`${i.section_tipo}\u0000${i.tipo}`, i])).values()];
 }
 
 export function defaultProfiles(ontology: Ontology): DefaultProfile[] {
@@ -90,12 +109,12 @@ export function defaultProfiles(ontology: Ontology): DefaultProfile[] {
     },
     {
       ...CATALOGUER_PROFILE,
-      access: [
+      access: byElement([
         ...CATALOGUER_AREAS.flatMap((area) => accessItemsUnder(ontology, area, 2)),
-        ...accessItemsUnder(ontology, 'dd100', 1),
+        ...accessItemsUnder(ontology, THESAURUS_AREA, 1),
         ...accessItemsUnder(ontology, 'dd88', 0),
-        ...valueListReadItems(ontology, CATALOGUER_AREAS),
-      ],
+        ...cataloguerAdditions(ontology),
+      ]),
     },
   ];
 }

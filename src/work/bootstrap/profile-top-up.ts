@@ -1,11 +1,11 @@
 /**
  * Existing installations: the default Cataloguer profile created before it could read its value
- * lists (issue 25 §5) gets those read rights at the next start, but only while it is still the
- * untouched default: named "Cataloguer" and never saved since the first start (no history row of
- * its own). A profile an administrator edited is never widened; they grant the rights themselves
- * (docs/security-rights.md, "Default profiles"). Only missing items are added, at level 1 (read),
- * with the history and activity rows of any save, in one transaction; a second start finds
- * nothing to add.
+ * lists and write the terms' indexations gets those rights at the next start, but only while it is
+ * still the untouched default: named "Cataloguer" and never saved since the first start (no history
+ * row of its own). A profile an administrator edited is never widened; they grant the rights
+ * themselves (docs/security-rights.md, "Default profiles"). Only missing items are added, and items
+ * below the default's level raised to it, with the history and activity rows of any save, in one
+ * transaction; a second start finds nothing to add.
  */
 import type { Ontology } from '../ontology/load-ontology.js';
 import { NO_LANG } from '../ontology/load-ontology.js';
@@ -13,7 +13,7 @@ import { logActivity } from '../store/activity.js';
 import { writeVersionedComponent } from '../store/component-write.js';
 import { checkedTable, componentItems, lastItemId, readRecord } from '../store/record-rows.js';
 import type { SqlClient } from '../store/sql-client.js';
-import { type AccessItem, CATALOGUER_PROFILE, cataloguerListReads } from './default-profiles.js';
+import { type AccessItem, CATALOGUER_PROFILE, cataloguerAdditions } from './default-profiles.js';
 
 const PROFILES = 'dd234';
 const NAME = 'dd237';
@@ -45,15 +45,17 @@ export async function topUpCataloguerProfile(
     );
     if ((rows[0]?.n ?? 0) > 0) return [];
     const items = componentItems(row, accessColumn, ACCESS) as AccessItem[];
-    const has = new Set(items.map((i) => `${i.section_tipo}\u0000${i.tipo}`));
-    const missing = cataloguerListReads(ontology).filter((i) => !has.has(`${i.section_tipo}\u0000${i.tipo}`));
+    const keyOf = (i: AccessItem) => `${i.section_tipo}\u0000${i.tipo}`;
+    const held = new Map(items.map((i) => [keyOf(i), i.value]));
+    const missing = cataloguerAdditions(ontology).filter((i) => (held.get(keyOf(i)) ?? -1) < i.value);
     if (missing.length === 0) return [];
+    const raised = new Set(missing.map(keyOf));
     await writeVersionedComponent(tx, {
       table: checkedTable(table),
       key,
       column: accessColumn,
       tipo: ACCESS,
-      items: [...items, ...missing],
+      items: [...items.filter((i) => !raised.has(keyOf(i))), ...missing],
       lastId: lastItemId(row, ACCESS),
       lang: NO_LANG,
       userId: ROOT,
@@ -67,7 +69,8 @@ export async function topUpCataloguerProfile(
       data: {
         section_tipo: key.section_tipo,
         section_id: key.section_id,
-        reason: 'default Cataloguer profile: read on the value lists its fields use',
+        reason:
+          "default Cataloguer profile: read on the value lists its fields use, write on the terms' indexations",
       },
     });
     return missing;
