@@ -77,7 +77,8 @@ describe.runIf(haveChromium)('maintenance page against the real server', () => {
     await interviews.getByRole('button', { name: 'Fix Interviews' }).click();
     await page.getByText('Counter of Interviews fixed.').waitFor();
     await interviews.getByText(String(drifted)).first().waitFor();
-    expect(await interviews.getByText('out of step').count()).toBe(0);
+    // (polled: the row is read again after the message shows)
+    await expect.poll(() => interviews.getByText('out of step').count()).toBe(0);
     const { rows } = await s.server.db.query<{ value: number }>(
       "SELECT value FROM matrix_counter WHERE section_tipo = 'oh1'",
     );
