@@ -217,6 +217,8 @@ for (const engine of workEngineCases()) {
       await informants.getByText('Enter links the first one.').waitFor();
       await page.keyboard.press('Enter');
       await informants.getByRole('link', { name: 'Teresa Garcés' }).waitFor();
+      // Linked, the box is empty for the next search.
+      expect(await informants.getByRole('textbox', { name: /Find a record to link/ }).inputValue()).toBe('');
       await accessible('interview');
 
       // 4. Its audiovisual record: New, filled in a dialog (not a screen change).

@@ -296,6 +296,9 @@ export class ComponentPortal extends ComponentBase {
       ])
     ) {
       this.found = undefined;
+      // The search is done: the box is ready for the next one.
+      const box = this.renderRoot.querySelector<HTMLInputElement>('.finder input[name="q"]');
+      if (box) box.value = '';
     }
   }
 
