@@ -262,7 +262,7 @@ for (const engine of workEngineCases()) {
       await shots('dialog');
       // 10. Done: back on the interview, with its audiovisual linked.
       await dialog.getByRole('button', { name: 'Done' }).click();
-      await audiovisual.getByRole('link').first().waitFor();
+      await audiovisual.getByRole('link', { name: 'interview.mp4 00:00:12.000' }).waitFor();
 
       // 11. Publishable.
       const publishable = field(page, 'component-radio-button', 'Publishable');
@@ -274,6 +274,8 @@ for (const engine of workEngineCases()) {
           .getByRole('status')
           .getByText('Saved', { exact: true })
           .waitFor();
+      // The record drew itself again after those saves: the recording keeps its name.
+      await audiovisual.getByRole('link', { name: 'interview.mp4 00:00:12.000' }).waitFor();
       await accessible('interview done');
       await shots('interview');
 

@@ -277,6 +277,9 @@ export class ComponentPortal extends ComponentBase {
         },
         sqo: { limit: Math.min(total, 1000), offset: 0 },
       });
+      // Kept in the record's store too: the record screen draws again from it (after any other
+      // field's save), and the names read here must not go back to "#1".
+      this.store.keep(answer.data.data);
       this.applyEcho(answer.data);
     } catch (err) {
       this.status = 'failed';
