@@ -215,6 +215,7 @@ for (const engine of workEngineCases()) {
       const found = informants.getByRole('list', { name: 'Found records' }).getByRole('listitem');
       await expect.poll(() => found.count()).toBe(1);
       await informants.getByText('Enter links the first one.').waitFor();
+      await shots('informant-found');
       await page.keyboard.press('Enter');
       await informants.getByRole('link', { name: 'Teresa Garcés' }).waitFor();
       // Linked, the box is empty for the next search.
