@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { setUiLang } from '../../client/src/api/i18n.js';
 import { messageFor } from '../../client/src/api/messages.js';
 import { parseDateInput } from '../../client/src/api/read-shapes.js';
 import { pageTag, segmentsOf, timecodeTag } from '../../client/src/text/transcription-segments.js';
@@ -21,6 +22,33 @@ describe('transcription segments (the editor shows tags as chips)', () => {
       'page 2',
     ]);
     expect(join(text)).toBe(text);
+  });
+
+  it('labels the chips in the interface language', () => {
+    const text =
+      '[TC_00:01:02.500_TC][index-n-3-M-data::data]m[/index-n-3-M-data::data][page-n-2][person-n-7-Ana_G-data::data]';
+    const labels = () => segmentsOf(text).flatMap((s) => (s.kind === 'tag' ? [s.label] : []));
+    try {
+      setUiLang('es');
+      expect(labels()).toEqual([
+        'tiempo 00:01:02.500',
+        'índice 3 inicio',
+        'índice 3 fin',
+        'página 2',
+        'persona Ana G',
+      ]);
+      setUiLang('ca');
+      expect(labels()).toEqual([
+        'temps 00:01:02.500',
+        'índex 3 inici',
+        'índex 3 final',
+        'pàgina 2',
+        'persona Ana G',
+      ]);
+    } finally {
+      setUiLang('en');
+    }
+    expect(labels()).toEqual(['TC 00:01:02.500', 'index 3 in', 'index 3 out', 'page 2', 'person Ana G']);
   });
 
   it('keeps tag look-alikes as text, and HTML markup as chips of its own', () => {

@@ -18,6 +18,7 @@ import type { DdConfirmDialog } from './dd-confirm-dialog.js';
 import './dd-confirm-dialog.js';
 import './dd-history.js';
 import '../text/dd-record-terms.js';
+import { focusFirstField, takeFresh } from './fresh-record.js';
 import { bcp47Of, langName } from './lang-names.js';
 import { publishOffer, publishSummary } from './publish.js';
 import { hrefOf, navigate } from './router.js';
@@ -195,6 +196,10 @@ export class DdRecordEdit extends LitElement {
       this.result = answer.data;
       await this.saveKeptTyping();
       await Promise.all([this.loadCompare(), this.loadFallbacks()]);
+      if (takeFresh(this.section, this.sectionId)) {
+        await this.updateComplete;
+        await focusFirstField(this.renderRoot.querySelectorAll('form.sheet *'));
+      }
     } catch (err) {
       this.result = undefined;
       this.error = err instanceof ApiError ? err.message : t('recordNotRead');

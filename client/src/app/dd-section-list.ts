@@ -26,6 +26,7 @@ import './dd-confirm-dialog.js';
 import { publishOffer, publishSummary } from './publish.js';
 import './dd-search-panel.js';
 import type { SearchDetail } from './dd-search-panel.js';
+import { markFresh } from './fresh-record.js';
 import { bcp47Of, langName } from './lang-names.js';
 import {
   decodeListSearch,
@@ -347,6 +348,7 @@ export class DdSectionList extends LitElement {
         idempotency_key: newIdempotencyKey(),
       });
       this.session.announce(t('recordCreated', { id: answer.data }));
+      markFresh(this.section, answer.data);
       navigate({ name: 'edit', section: this.section, id: answer.data });
     } catch (err) {
       this.session.announce(err instanceof ApiError ? err.message : t('recordNotCreated'), 'error');

@@ -69,6 +69,8 @@ export class ComponentPortal extends ComponentBase {
   /** The record "New" just created and linked, open in the dialog. */
   declare created: { section: string; id: number; label: string } | undefined;
   private findSeq = 0;
+  /** What the shown results were found for (Enter links the first of them). */
+  private foundFor = '';
   private typing: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
@@ -156,6 +158,19 @@ export class ComponentPortal extends ComponentBase {
     void this.find(((e.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement).value.trim());
   }
 
+  /**
+   * Enter in the box picks the first record found for what it holds (a search typed and
+   * answered): linking takes no click. Before the answer, Enter searches (the form's submit).
+   */
+  private onFindKey(e: KeyboardEvent) {
+    if (e.key !== 'Enter' || e.isComposing) return;
+    const q = (e.target as HTMLInputElement).value.trim();
+    const first = this.found?.[0];
+    if (!first || q === '' || q !== this.foundFor) return;
+    e.preventDefault();
+    void this.link(first.locator);
+  }
+
   /** Search as you type: after a pause; an emptied box clears the results. */
   private onFindInput(e: Event) {
     const q = (e.target as HTMLInputElement).value.trim();
@@ -204,6 +219,7 @@ export class ComponentPortal extends ComponentBase {
         ),
       );
       if (seq !== this.findSeq) return;
+      this.foundFor = q;
       this.found = results.flatMap((r, n) => {
         const st = targets[n]!;
         const data = r.data.data;
@@ -261,6 +277,9 @@ export class ComponentPortal extends ComponentBase {
         },
         sqo: { limit: Math.min(total, 1000), offset: 0 },
       });
+      // Kept in the record's store too: the record screen draws again from it (after any other
+      // field's save), and the names read here must not go back to "#1".
+      this.store.keep(answer.data.data);
       this.applyEcho(answer.data);
     } catch (err) {
       this.status = 'failed';
@@ -280,6 +299,9 @@ export class ComponentPortal extends ComponentBase {
       ])
     ) {
       this.found = undefined;
+      // The search is done: the box is ready for the next one.
+      const box = this.renderRoot.querySelector<HTMLInputElement>('.finder input[name="q"]');
+      if (box) box.value = '';
     }
   }
 
@@ -372,7 +394,7 @@ export class ComponentPortal extends ComponentBase {
       : html`<div class="finder">
           <form class="row" role="search" aria-label=${t('findToLinkTo', { label: this.context.label as string })} @submit=${this.onFindSubmit}>
             <input name="q" autocomplete="off" aria-label=${t('findToLinkTo', { label: this.context.label as string })} placeholder=${t('findToLink')}
-              @input=${this.onFindInput} />
+              @input=${this.onFindInput} @keydown=${this.onFindKey} />
             <button type="submit" ?disabled=${this.searching}>${t('find')}</button>
             ${this.targets.map(
               (target) =>
@@ -384,7 +406,7 @@ export class ComponentPortal extends ComponentBase {
             this.found
               ? this.found.length === 0
                 ? html`<p class="muted">${t('nothingFound')}</p>`
-                : html`<ul class="found" aria-label=${t('foundRecords')}>
+                : html`<p class="muted hint">${t('ci_enterLinksFirst')}</p><ul class="found" aria-label=${t('foundRecords')}>
                   ${this.found.map(
                     (f) => html`<li class="row"><button type="button" @click=${() => this.link(f.locator)}
                       aria-label=${t('linkTo', { text: f.text })}>${t('link')}</button>

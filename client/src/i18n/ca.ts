@@ -524,4 +524,15 @@ export default {
   ts_notSaved: 'No s’ha pogut desar el canvi.',
   ts_openRecord: 'Obre la fitxa de {{term}}',
   ts_asList: 'Mostra els termes com a llista',
+  // --- complete-interview ---
+  ci_chipTc: 'temps {{time}}',
+  ci_chipTcRange: 'temps {{from}}–{{to}}',
+  ci_chipIndexIn: 'índex {{id}} inici',
+  ci_chipIndexOut: 'índex {{id}} final',
+  ci_chipPage: 'pàgina {{page}}',
+  ci_chipPerson: 'persona {{name}}',
+  ci_chipComment: 'comentari',
+  ci_chipTag: 'etiqueta: {{label}}',
+  ci_chipMarkup: 'marcatge: {{label}}',
+  ci_enterLinksFirst: 'Retorn vincula el primer.',
 } satisfies Messages;

@@ -513,4 +513,15 @@ export default {
   ts_notSaved: 'The change could not be saved.',
   ts_openRecord: 'Open the record of {{term}}',
   ts_asList: 'Show the terms as a list',
+  // --- complete-interview ---
+  ci_chipTc: 'TC {{time}}',
+  ci_chipTcRange: 'TC {{from}}–{{to}}',
+  ci_chipIndexIn: 'index {{id}} in',
+  ci_chipIndexOut: 'index {{id}} out',
+  ci_chipPage: 'page {{page}}',
+  ci_chipPerson: 'person {{name}}',
+  ci_chipComment: 'comment',
+  ci_chipTag: 'tag: {{label}}',
+  ci_chipMarkup: 'markup: {{label}}',
+  ci_enterLinksFirst: 'Enter links the first one.',
 };

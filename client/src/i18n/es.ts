@@ -525,4 +525,15 @@ export default {
   ts_notSaved: 'No se ha podido guardar el cambio.',
   ts_openRecord: 'Abrir la ficha de {{term}}',
   ts_asList: 'Ver los términos como lista',
+  // --- complete-interview ---
+  ci_chipTc: 'tiempo {{time}}',
+  ci_chipTcRange: 'tiempo {{from}}–{{to}}',
+  ci_chipIndexIn: 'índice {{id}} inicio',
+  ci_chipIndexOut: 'índice {{id}} fin',
+  ci_chipPage: 'página {{page}}',
+  ci_chipPerson: 'persona {{name}}',
+  ci_chipComment: 'comentario',
+  ci_chipTag: 'etiqueta: {{label}}',
+  ci_chipMarkup: 'marcado: {{label}}',
+  ci_enterLinksFirst: 'Intro vincula el primero.',
 } satisfies Messages;

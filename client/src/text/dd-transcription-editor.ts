@@ -208,7 +208,7 @@ export class DdTranscriptionEditor extends LitElement {
     chip.contentEditable = 'false';
     chip.dataset.raw = raw;
     chip.setAttribute('role', 'img');
-    chip.setAttribute('aria-label', kind === 'html' ? `markup: ${label}` : `tag: ${label}`);
+    chip.setAttribute('aria-label', t(kind === 'html' ? 'ci_chipMarkup' : 'ci_chipTag', { label }));
     chip.title = raw;
     chip.textContent = label;
     if (seconds !== undefined) chip.dataset.seconds = String(seconds);

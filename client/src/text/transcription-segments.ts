@@ -6,6 +6,7 @@
  * `<strong>`) becomes chips too, so it is kept verbatim and never half-deleted.
  */
 import { parseTags, type Tag } from '../../../src/common/text/tag-grammar.js';
+import { t } from '../api/i18n.js';
 
 export type Segment = { kind: 'text'; text: string } | { kind: 'tag'; raw: string; tag: Tag; label: string };
 
@@ -19,25 +20,28 @@ function clock(seconds: number): string {
   return `${pad(h)}:${pad(m)}:${pad(whole)}${ms ? `.${String(ms).padStart(3, '0')}` : ''}`;
 }
 
-/** What the chip says (screen readers get it too): "TC 00:01:02", "index 3 in", "page 5". */
+/**
+ * What the chip says (screen readers get it too), in the interface language: "TC 00:01:02",
+ * "index 3 in", "page 5" in English.
+ */
 export function chipLabel(tag: Tag, raw: string): string {
   switch (tag.kind) {
     case 'tc-point':
-      return `TC ${clock(tag.seconds)}`;
+      return t('ci_chipTc', { time: clock(tag.seconds) });
     case 'tc-range':
-      return `TC ${clock(tag.tcIn)}–${clock(tag.tcOut)}`;
+      return t('ci_chipTcRange', { from: clock(tag.tcIn), to: clock(tag.tcOut) });
     case 'index-open':
-      return `index ${tag.tagId} in`;
+      return t('ci_chipIndexIn', { id: tag.tagId });
     case 'index-close':
-      return `index ${tag.tagId} out`;
+      return t('ci_chipIndexOut', { id: tag.tagId });
     case 'page':
-      return `page ${tag.label ?? tag.page}`;
+      return t('ci_chipPage', { page: tag.label ?? tag.page });
     case 'person':
-      return `person ${tag.label.replaceAll('_', ' ')}`;
+      return t('ci_chipPerson', { name: tag.label.replaceAll('_', ' ') });
     case 'other':
       return `${tag.closing ? '/' : ''}${tag.name}`;
     case 'html':
-      return tag.name === '!--' ? 'comment' : `${tag.closing ? '/' : ''}${tag.name}`;
+      return tag.name === '!--' ? t('ci_chipComment') : `${tag.closing ? '/' : ''}${tag.name}`;
     default:
       return raw;
   }
