@@ -1,12 +1,14 @@
 /**
  * Which record of the audiovisual table (AV_TABLE, by default the interview table, which carries
- * the transcription) an indexation locator points at. A locator names either that record itself
+ * the transcription; `audiovisual` on a database of Dédalo's standard shape, v1/av-shape.ts) an
+ * indexation locator points at. A locator names either that record itself
  * (the demo's and many publications' locators: section_tipo oh1) or, as Dédalo writes them for a
  * passage of a recording, the recording (section_tipo rsc167) with the interview that holds it in
  * section_top_tipo / section_top_id: then the holder is the record, when the recording's section
  * is not the one published into AV_TABLE (publication_schema's dd_relations says which is).
  */
 import { readSectionTables, tiposOfTable } from '../../services/section-tables.js';
+import { avShapeOf } from '../av-shape.js';
 import type { V1Call } from '../v1-call.js';
 
 export interface LocatorLike {
@@ -18,7 +20,9 @@ export interface LocatorLike {
 
 /** A function giving each locator's AV_TABLE record id (as a string), read once per request. */
 export async function avRecordIds(call: V1Call): Promise<(l: LocatorLike) => string> {
-  const avTipos = tiposOfTable(await readSectionTables(call.ctx, call.db), call.ctx.config.av.table);
+  // The table holding the transcriptions as this database has it (Dédalo's shape: audiovisual).
+  const { table } = await avShapeOf(call.ctx, call.db);
+  const avTipos = tiposOfTable(await readSectionTables(call.ctx, call.db), table);
   return (l) => {
     const top = l.section_top_id;
     const viaTop =
