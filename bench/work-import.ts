@@ -100,27 +100,26 @@ async function main() {
           }, 20);
           const started = performance.now();
           // Statements per row, by kind (the profile: where the time goes).
+          // Statements by kind: how many, and the milliseconds spent waiting for them.
           const statements = new Map<string, number>();
-          const count = (sql: string) => {
+          const waited = new Map<string, number>();
+          const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
             const kind = sql.trim().replace(/\s+/g, ' ').slice(0, 48);
             statements.set(kind, (statements.get(kind) ?? 0) + 1);
+            const t0 = performance.now();
+            try {
+              return await run();
+            } finally {
+              waited.set(kind, (waited.get(kind) ?? 0) + performance.now() - t0);
+            }
           };
           const counted: typeof db = {
             engine: db.engine,
-            query: (sql, params) => {
-              count(sql);
-              return db.query(sql, params);
-            },
+            query: (sql, params) => timed(sql, () => db.query(sql, params)),
             close: () => db.close(),
             transaction: (fn, options) =>
               db.transaction(
-                (tx) =>
-                  fn({
-                    query: (sql, params) => {
-                      count(sql);
-                      return tx.query(sql, params);
-                    },
-                  }),
+                (tx) => fn({ query: (sql, params) => timed(sql, () => tx.query(sql, params)) }),
                 options,
               ),
           };
@@ -141,9 +140,12 @@ async function main() {
             console.error(JSON.stringify(report.refusals.slice(0, 3)), report.failure);
           }
           const total = [...statements.values()].reduce((a, b) => a + b, 0);
-          console.error(`${engine}: ${(total / records).toFixed(1)} statements per row`);
-          for (const [kind, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
-            console.error(`  ${(n / records).toFixed(1)}\t${kind}`);
+          console.error(`${engine}: ${(total / records).toFixed(2)} statements per row`);
+          console.error('  per row\tms total\tstatement');
+          for (const [kind, ms] of [...waited].sort((a, b) => b[1] - a[1]).slice(0, 14)) {
+            console.error(
+              `  ${((statements.get(kind) ?? 0) / records).toFixed(3)}\t${Math.round(ms)}\t${kind}`,
+            );
           }
           const rate = report.counts.created / seconds;
           let baseline = 'n/a';
