@@ -1,7 +1,7 @@
 /**
  * Importing a Dédalo CSV file (src/work/collections/import-records.ts) at size, by hand:
  *
- *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite]
+ *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite] [--bulk false]
  *
  * Writes a Dédalo CSV of `records` interviews (8 components: code, title and abstract in two
  * languages, informants and audiovisual as locators, date, projects, publishable), imports it
@@ -61,6 +61,8 @@ async function writeFile(path: string, records: number): Promise<void> {
 async function main() {
   const records = Number(arg('--records', '100000'));
   const engines = arg('--engines', 'postgres,pglite').split(',');
+  // `--bulk false`: every row through the per-row path (the figures before the bulk path).
+  const bulk = arg('--bulk', 'true') !== 'false';
   const dir = mkdtempSync(join(tmpdir(), 'workbench-import-'));
   await chmod(dir, 0o777);
   const file = join(dir, 'oh1.csv');
@@ -129,6 +131,7 @@ async function main() {
               source: fileSource(file),
               fileName: 'oh1.csv',
               via: 'cli',
+              bulk,
               onProgress: (p) => {
                 if (p.rows % 5000 === 0) console.error(`${engine}: ${p.rows} rows`);
               },

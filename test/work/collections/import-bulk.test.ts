@@ -4,8 +4,9 @@
  * leaves the same records (values, item counters, versions, stamps), the same history and
  * activity rows (same ids: written in the same order), the same search rows, the same undo
  * records, the same counter and the same report; a file with refused rows refuses the same rows
- * for the same reasons and writes the same values; a database error in a bulk run redoes the run
- * row by row, and every row still lands.
+ * for the same reasons and writes the same values (for an administrator and for a cataloguer
+ * without the right to save one component or to use another project); a database error in a
+ * bulk run redoes the run row by row, and every row still lands.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildUserAccess } from '../../../src/work/auth/permissions.js';
@@ -55,6 +56,34 @@ const REFUSING = [
   `;C-24;;;;;;`,
   '',
 ].join('\n');
+
+/** Rights a non-administrator importer lacks: saving the title, a project that is not theirs. */
+const LIMITED = [
+  HEADER,
+  `30;D-30;;;${people(1)};1970;${PROJECT};`,
+  `31;D-31;${title('Título', 'Title')};;;;;`,
+  `32;D-32;;;;;${q([{ section_tipo: 'dd153', section_id: '2' }])};`,
+  `;D-33;;;${people(2)};;;`,
+  '',
+].join('\n');
+
+/** An active cataloguer of project 1: may create and save interviews, only read their titles. */
+const cataloguer = buildUserAccess(50, {
+  version: 1,
+  userFound: true,
+  projects: [{ section_tipo: 'dd153', section_id: 1 }],
+  globalAdmin: [],
+  active: [{ section_tipo: 'dd64', section_id: 1 }],
+  access: [
+    { section_tipo: 'oh1', tipo: 'oh1', value: 2 },
+    ...['oh14', 'oh23', 'oh24', 'oh29', 'oh22', 'oh32'].map((tipo) => ({
+      section_tipo: 'oh1',
+      tipo,
+      value: 2,
+    })),
+    { section_tipo: 'oh1', tipo: 'oh16', value: 1 },
+  ],
+});
 
 /** A client counting the statements it runs; `failOnce` makes the first matching one fail. */
 function watched(db: SqlClient, failOnce?: RegExp) {
@@ -159,10 +188,15 @@ describe.each(workEngineCases())('the import bulk path ($engine)', (engine) => {
     return db;
   };
 
-  const run = async (db: SqlClient, file: string, options: Partial<ImportRecordsInput> = {}) => {
+  const run = async (
+    db: SqlClient,
+    file: string,
+    options: Partial<ImportRecordsInput> = {},
+    access = root,
+  ) => {
     const { ontology: current } = await loadStoredOntology(db);
     return importRecords(
-      { db, ontology: current, access: root, now: () => NOW },
+      { db, ontology: current, access, now: () => NOW },
       { source: textSource(file), fileName: 'oh1.csv', via: 'cli', ...options },
     );
   };
@@ -210,6 +244,23 @@ describe.each(workEngineCases())('the import bulk path ($engine)', (engine) => {
       [5, 'conflict'],
       [6, 'invalid_date'],
     ]);
+    expect(bulkReport).toEqual(perRowReport);
+    expect(ranked(await stored(bulkDb))).toEqual(ranked(await stored(perRowDb)));
+  });
+
+  it('keeps a non-administrator within their rights: the same rows refused for the same reasons', async () => {
+    const perRowDb = await fresh();
+    const bulkDb = await fresh();
+    const perRowReport = await run(perRowDb, LIMITED, { bulk: false }, cataloguer);
+    const bulk = watched(bulkDb);
+    const bulkReport = await run(bulk.client, LIMITED, {}, cataloguer);
+
+    expect(bulk.count(/SAVEPOINT import_row/)).toBe(0);
+    expect(perRowReport.refusals.map((r) => [r.line, r.reason, r.header])).toEqual([
+      [3, 'permission', 'oh16'],
+      [4, 'permission', 'oh22'],
+    ]);
+    expect(perRowReport.counts).toMatchObject({ created: 2, refused: 2 });
     expect(bulkReport).toEqual(perRowReport);
     expect(ranked(await stored(bulkDb))).toEqual(ranked(await stored(perRowDb)));
   });
