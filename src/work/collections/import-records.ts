@@ -471,7 +471,8 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
         : [],
     );
     const { rows: found } = await tx.query<{ section_id: number }>(
-      `SELECT section_id FROM ${bulkTable!} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
+      `SELECT m.section_id FROM ${bulkTable!} m JOIN unnest($2::integer[]) AS w(id)
+         ON m.section_tipo = $1 AND m.section_id = w.id`,
       [sectionTipo, named],
     );
     // Records that exist, or that a row of this batch wrote: a row naming one updates it.
