@@ -85,7 +85,14 @@ export function bulkRow(row: ChangeRow): boolean {
 type Step =
   | { tipo: string; error: unknown }
   | { tipo: string; spec: ComponentSpec; targets: Locator[] }
-  | { tipo: string; spec: ComponentSpec; unique: (string | number)[] };
+  | {
+      tipo: string;
+      spec: ComponentSpec;
+      /** The values the unique query would look for (comparedValues: trimmed). */
+      unique: (string | number)[];
+      /** What a later row's query would find stored: each text as btrim() leaves it. */
+      held: (string | number)[];
+    };
 
 interface Prepared {
   line: number;
@@ -248,7 +255,14 @@ async function prepareValue(
   }
   if (isUniqueChecked(ontology, spec)) {
     const values = comparedValues(spec, applied.items);
-    if (values.length > 0) prepared.steps.push({ tipo: spec.tipo, spec, unique: values });
+    // btrim() trims spaces only; comparedValues trims every blank (the query's two sides).
+    const held = applied.items.flatMap((i): (string | number)[] => {
+      const v = (i as { value?: unknown } | null)?.value;
+      if (spec.kind === 'text' && typeof v === 'string') return [v.replace(/^ +| +$/g, '')];
+      if (spec.kind === 'number' && typeof v === 'number' && Number.isFinite(v)) return [v];
+      return [];
+    });
+    if (values.length > 0) prepared.steps.push({ tipo: spec.tipo, spec, unique: values, held });
   }
   record[spec.column] = { ...record[spec.column], [spec.tipo]: [...applied.items] };
   record.meta = { ...record.meta, [spec.tipo]: applied.lastId };
@@ -256,9 +270,9 @@ async function prepareValue(
   return true;
 }
 
-/** A unique value as the database compares it (lower(btrim(...)) or numeric). */
+/** A unique value as the database compares it: lower() of an already trimmed text, or numeric. */
 const uniqueKey = (spec: ComponentSpec, value: string | number) =>
-  spec.kind === 'number' ? `n${Number(value)}` : `t${String(value).trim().toLowerCase()}`;
+  spec.kind === 'number' ? `n${Number(value)}` : `t${String(value).toLowerCase()}`;
 
 /** The counter as allocateSectionId and moveCounterPast would leave it, simulated for the run. */
 class Counter {
@@ -434,7 +448,7 @@ export async function writeCreateRun(
     for (const s of p.steps) {
       if (!('unique' in s)) continue;
       const held = holders.get(s.tipo)!;
-      for (const v of s.unique) {
+      for (const v of s.held) {
         const k = uniqueKey(s.spec, v);
         const h = held.get(k);
         // The per-row query answers the lowest id holding the value.
