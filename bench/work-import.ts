@@ -1,7 +1,7 @@
 /**
  * Importing a Dédalo CSV file (src/work/collections/import-records.ts) at size, by hand:
  *
- *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite]
+ *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite] [--bulk false]
  *
  * Writes a Dédalo CSV of `records` interviews (8 components: code, title and abstract in two
  * languages, informants and audiovisual as locators, date, projects, publishable), imports it
@@ -61,6 +61,8 @@ async function writeFile(path: string, records: number): Promise<void> {
 async function main() {
   const records = Number(arg('--records', '100000'));
   const engines = arg('--engines', 'postgres,pglite').split(',');
+  // `--bulk false`: every row through the per-row path (the figures before the bulk path).
+  const bulk = arg('--bulk', 'true') !== 'false';
   const dir = mkdtempSync(join(tmpdir(), 'workbench-import-'));
   await chmod(dir, 0o777);
   const file = join(dir, 'oh1.csv');
@@ -100,27 +102,26 @@ async function main() {
           }, 20);
           const started = performance.now();
           // Statements per row, by kind (the profile: where the time goes).
+          // Statements by kind: how many, and the milliseconds spent waiting for them.
           const statements = new Map<string, number>();
-          const count = (sql: string) => {
+          const waited = new Map<string, number>();
+          const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
             const kind = sql.trim().replace(/\s+/g, ' ').slice(0, 48);
             statements.set(kind, (statements.get(kind) ?? 0) + 1);
+            const t0 = performance.now();
+            try {
+              return await run();
+            } finally {
+              waited.set(kind, (waited.get(kind) ?? 0) + performance.now() - t0);
+            }
           };
           const counted: typeof db = {
             engine: db.engine,
-            query: (sql, params) => {
-              count(sql);
-              return db.query(sql, params);
-            },
+            query: (sql, params) => timed(sql, () => db.query(sql, params)),
             close: () => db.close(),
             transaction: (fn, options) =>
               db.transaction(
-                (tx) =>
-                  fn({
-                    query: (sql, params) => {
-                      count(sql);
-                      return tx.query(sql, params);
-                    },
-                  }),
+                (tx) => fn({ query: (sql, params) => timed(sql, () => tx.query(sql, params)) }),
                 options,
               ),
           };
@@ -130,6 +131,7 @@ async function main() {
               source: fileSource(file),
               fileName: 'oh1.csv',
               via: 'cli',
+              bulk,
               onProgress: (p) => {
                 if (p.rows % 5000 === 0) console.error(`${engine}: ${p.rows} rows`);
               },
@@ -141,9 +143,12 @@ async function main() {
             console.error(JSON.stringify(report.refusals.slice(0, 3)), report.failure);
           }
           const total = [...statements.values()].reduce((a, b) => a + b, 0);
-          console.error(`${engine}: ${(total / records).toFixed(1)} statements per row`);
-          for (const [kind, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
-            console.error(`  ${(n / records).toFixed(1)}\t${kind}`);
+          console.error(`${engine}: ${(total / records).toFixed(2)} statements per row`);
+          console.error('  per row\tms total\tstatement');
+          for (const [kind, ms] of [...waited].sort((a, b) => b[1] - a[1]).slice(0, 14)) {
+            console.error(
+              `  ${((statements.get(kind) ?? 0) / records).toFixed(3)}\t${Math.round(ms)}\t${kind}`,
+            );
           }
           const rate = report.counts.created / seconds;
           let baseline = 'n/a';

@@ -37,6 +37,7 @@ import {
 } from './import-register.js';
 import { type ImportRefusal, type ImportReport, ReportBuilder } from './import-report.js';
 import { detectKind, type ImportSource, sectionFromFileName } from './import-source.js';
+import { type BulkRow, bulkRow, bulkSection, writeCreateRun } from './import-write-bulk.js';
 import { writeCopyRecord } from './import-write-copy.js';
 import { ChangeRefused, type ChangeRow, writeChangeRow } from './import-write-row.js';
 import { checkedSection, readDedaloCsv } from './read-dedalo-csv.js';
@@ -58,8 +59,13 @@ export interface ImportRecordsInput {
   dryRun?: boolean;
   allOrNothing?: boolean;
   via: 'cli' | 'api';
-  /** Rows per transaction (default 100); dry runs and all-or-nothing use one. */
+  /** Rows per transaction (default 500); dry runs and all-or-nothing use one. */
   batchSize?: number;
+  /**
+   * Runs of rows that create records are written in bulk (import-write-bulk.ts; default true).
+   * False: every row through the per-row path (the bulk path's tests compare the two).
+   */
+  bulk?: boolean;
   /** Called after each row. */
   onProgress?: (progress: { rows: number; line: number; counts: ImportCounts }) => void;
 }
@@ -83,7 +89,7 @@ export class ImportFileRefused extends Error {
   }
 }
 
-const DEFAULT_BATCH = 100;
+const DEFAULT_BATCH = 500;
 
 /** A unified row: a CSV row's changes, or a Dédalo record. */
 type ImportRow =
@@ -313,13 +319,48 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
   const iterator = plan.rows[Symbol.asyncIterator]();
   let batchFirstLine = 0;
 
-  /** One row inside its savepoint; answers the outcome, or records the refusal. */
-  const runRow = async (tx: SqlQueryable, row: ImportRow, batch: ImportCounts) => {
+  const progress = (line: number, batch: ImportCounts) =>
+    input.onProgress?.({
+      rows: report.report.rows,
+      line,
+      counts: {
+        created: counts.created + batch.created,
+        updated: counts.updated + batch.updated,
+        unchanged: counts.unchanged + batch.unchanged,
+        refused: counts.refused,
+      },
+    });
+
+  /** The report's line for a row a write refused, or undefined when the error is a fault. */
+  const refusalOf = (row: ImportRow, error: unknown): ImportRefusal | undefined => {
+    const cause = error instanceof ChangeRefused ? error.cause : error;
+    const why = reasonOf(cause);
+    if (!why) return undefined;
+    const where =
+      error instanceof ChangeRefused
+        ? plan.columnOf(error.tipo)
+        : error instanceof CellRefused
+          ? { column: 0, header: '' }
+          : plan.idColumn;
+    return { line: row.line, ...where, ...why };
+  };
+
+  /**
+   * One row inside its savepoint; records the outcome or the refusal. Answers the record it
+   * wrote (a later row naming it in the same batch updates it).
+   */
+  const runRow = async (
+    tx: SqlQueryable,
+    row: ImportRow,
+    batch: ImportCounts,
+  ): Promise<{ section_tipo: string; section_id: number } | undefined> => {
     report.report.rows++;
     if (batchFirstLine === 0) batchFirstLine = row.line;
+    let written: { section_tipo: string; section_id: number } | undefined;
     if (row.refusals.length > 0 || (row.type === 'record' && !row.record)) {
       report.refuse(row.refusals, row.type === 'changes' ? row.cells : undefined);
-      return;
+      progress(row.line, batch);
+      return undefined;
     }
     await tx.query('SAVEPOINT import_row');
     const now = deps.now();
@@ -356,30 +397,100 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
       await tx.query('RELEASE SAVEPOINT import_row');
       batch[outcome]++;
       report.outcome({ line: row.line, outcome, section_tipo: key.section_tipo, section_id: key.section_id });
+      written = key;
     } catch (error) {
-      const cause = error instanceof ChangeRefused ? error.cause : error;
-      const why = reasonOf(cause);
-      if (!why) throw error;
+      const refusal = refusalOf(row, error);
+      if (!refusal) throw error;
       await tx.query('ROLLBACK TO SAVEPOINT import_row');
       await tx.query('RELEASE SAVEPOINT import_row');
-      const where =
-        error instanceof ChangeRefused
-          ? plan.columnOf(error.tipo)
-          : error instanceof CellRefused
-            ? { column: 0, header: '' }
-            : plan.idColumn;
-      report.refuse([{ line: row.line, ...where, ...why }], row.type === 'changes' ? row.cells : undefined);
+      report.refuse([refusal], row.type === 'changes' ? row.cells : undefined);
     }
-    input.onProgress?.({
-      rows: report.report.rows,
-      line: row.line,
-      counts: {
-        created: counts.created + batch.created,
-        updated: counts.updated + batch.updated,
-        unchanged: counts.unchanged + batch.unchanged,
-        refused: counts.refused,
-      },
+    progress(row.line, batch);
+    return written;
+  };
+
+  // The bulk path (import-write-bulk.ts): real CSV runs into a section without observers.
+  const bulkTable =
+    input.bulk !== false &&
+    !dryRun &&
+    !allOrNothing &&
+    kind !== 'matrix_copy' &&
+    plan.sectionTipo !== null &&
+    bulkSection(ontology, plan.sectionTipo)
+      ? writableSectionTable(ontology, plan.sectionTipo).table
+      : undefined;
+
+  /**
+   * A run of rows creating records, written in bulk inside a savepoint; if the bulk write cannot
+   * take it (a lock, a record created meanwhile, a database error), the savepoint rolls back and
+   * the run goes row by row, so one bad row never costs the others.
+   */
+  const runBulk = async (
+    tx: SqlQueryable,
+    rows: (ImportRow & { type: 'changes' })[],
+    batch: ImportCounts,
+  ) => {
+    const sectionTipo = plan.sectionTipo!;
+    const inputs: BulkRow[] = rows.map((r) => ({ line: r.line, row: r.row, now: deps.now() }));
+    await tx.query('SAVEPOINT import_bulk');
+    let outcomes: Awaited<ReturnType<typeof writeCreateRun>>;
+    try {
+      outcomes = await writeCreateRun(tx, { ontology, access, sectionTipo, table: bulkTable! }, inputs);
+      // A refusal that is not a rule's (a fault) is the per-row path's to raise.
+      if (outcomes.some((o, i) => 'refused' in o && !refusalOf(rows[i]!, o.refused))) throw new RollBack();
+      await tx.query('RELEASE SAVEPOINT import_bulk');
+    } catch {
+      await tx.query('ROLLBACK TO SAVEPOINT import_bulk');
+      await tx.query('RELEASE SAVEPOINT import_bulk');
+      const keys = [];
+      for (const row of rows) keys.push(await runRow(tx, row, batch));
+      return keys;
+    }
+    return outcomes.map((o, i) => {
+      const row = rows[i]!;
+      report.report.rows++;
+      if (batchFirstLine === 0) batchFirstLine = row.line;
+      if ('refused' in o) {
+        report.refuse([refusalOf(row, o.refused)!], row.cells);
+        progress(row.line, batch);
+        return undefined;
+      }
+      batch.created++;
+      report.outcome({ line: row.line, outcome: 'created', ...o.created });
+      progress(row.line, batch);
+      return o.created;
     });
+  };
+
+  /** A batch's rows: consecutive rows creating records in bulk, the others one by one, in order. */
+  const runBatch = async (tx: SqlQueryable, rows: ImportRow[], batch: ImportCounts) => {
+    const sectionTipo = plan.sectionTipo!;
+    const named = rows.flatMap((r) =>
+      r.type === 'changes' && r.row.action !== 'create' && r.row.sectionId !== undefined
+        ? [r.row.sectionId]
+        : [],
+    );
+    const { rows: found } = await tx.query<{ section_id: number }>(
+      `SELECT m.section_id FROM ${bulkTable!} m JOIN unnest($2::integer[]) AS w(id)
+         ON m.section_tipo = $1 AND m.section_id = w.id`,
+      [sectionTipo, named],
+    );
+    // Records that exist, or that a row of this batch wrote: a row naming one updates it.
+    const taken = new Set(found.map((r) => Number(r.section_id)));
+    const creates = (r: ImportRow): r is ImportRow & { type: 'changes' } =>
+      r.type === 'changes' &&
+      r.refusals.length === 0 &&
+      bulkRow(r.row) &&
+      (r.row.action === 'create' || r.row.sectionId === undefined || !taken.has(r.row.sectionId));
+    for (let i = 0; i < rows.length; ) {
+      const run: (ImportRow & { type: 'changes' })[] = [];
+      for (let r = rows[i]!; i < rows.length && creates(r); r = rows[++i]!) {
+        run.push(r);
+        if (r.row.action !== 'create' && r.row.sectionId !== undefined) taken.add(r.row.sectionId);
+      }
+      const keys = run.length > 0 ? await runBulk(tx, run, batch) : [await runRow(tx, rows[i++]!, batch)];
+      for (const k of keys) if (k) taken.add(k.section_id);
+    }
   };
 
   let status: 'done' | 'failed' = 'done';
@@ -390,6 +501,21 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
       try {
         more = await deps.db.transaction(async (tx) => {
           if (importId !== null) await tagImportTransaction(tx, importId);
+          if (bulkTable) {
+            const rows: ImportRow[] = [];
+            let done = false;
+            while (rows.length < batchSize) {
+              const next = await iterator.next();
+              if (next.done) {
+                done = true;
+                break;
+              }
+              if (batchFirstLine === 0) batchFirstLine = next.value.line;
+              rows.push(next.value);
+            }
+            await runBatch(tx, rows, batch);
+            return !done;
+          }
           for (let n = 0; n < batchSize; n++) {
             const next = await iterator.next();
             if (next.done) {

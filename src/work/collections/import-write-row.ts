@@ -67,8 +67,8 @@ export function canonical(value: unknown): string {
   );
 }
 
-/** A component's items compared without their ids (a value saved again mints new ones). */
-const withoutIds = (items: readonly unknown[]) =>
+/** A component's items compared without their ids (a value saved again mints new ones; the bulk path compares the same way). */
+export const withoutIds = (items: readonly unknown[]) =>
   canonical(
     items.map((i) => {
       if (i === null || typeof i !== 'object' || Array.isArray(i)) return i;
@@ -81,7 +81,7 @@ const withoutIds = (items: readonly unknown[]) =>
     }),
   );
 
-const noHooks = {
+export const noHooks = {
   createTarget: async () => {
     throw new Error('an import never creates targets');
   },

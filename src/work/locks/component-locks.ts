@@ -154,6 +154,27 @@ export async function lockHeldByOther(
   return rows[0] ? toHolder(rows[0]) : undefined;
 }
 
+/**
+ * The records among `sectionIds` on which a user other than `userId` holds a live lock (any
+ * component): one statement for an import's batch, whose such rows take the per-row path.
+ */
+export async function recordsLockedByOthers(
+  db: SqlQueryable,
+  sectionTipo: string,
+  sectionIds: readonly number[],
+  userId: number,
+  now: Date,
+): Promise<Set<number>> {
+  if (sectionIds.length === 0) return new Set();
+  const { rows } = await db.query<{ section_id: number }>(
+    `SELECT DISTINCT l.section_id FROM component_locks l
+     WHERE l.section_tipo = $1 AND l.section_id = ANY($2::integer[]) AND l.user_id <> $3
+       AND ${liveLock('$4', '$5')}`,
+    [sectionTipo, sectionIds, userId, iso(now), idleSince(now)],
+  );
+  return new Set(rows.map((r) => Number(r.section_id)));
+}
+
 /** `blur`: the user's lock on `key` goes (someone else's is never touched). */
 export async function releaseLock(db: SqlQueryable, key: LockKey, userId: number): Promise<number> {
   const { rowCount } = await db.query(

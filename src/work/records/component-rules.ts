@@ -72,7 +72,7 @@ export function assertMandatoryFilled(
 }
 
 /** The values of the items a unique check compares: non-blank texts (trimmed) or numbers. */
-function comparedValues(spec: ComponentSpec, items: readonly unknown[]): (string | number)[] {
+export function comparedValues(spec: ComponentSpec, items: readonly unknown[]): (string | number)[] {
   const out: (string | number)[] = [];
   for (const item of items) {
     const value = (item as ValueItem | null)?.value;
@@ -94,14 +94,43 @@ export async function assertUniqueValues(
   spec: ComponentSpec,
   items: readonly unknown[],
 ): Promise<void> {
-  if (!componentRules(ontology.node(spec.tipo)).unique) return;
-  if (spec.kind !== 'text' && spec.kind !== 'number') return;
+  if (!isUniqueChecked(ontology, spec)) return;
   const values = comparedValues(spec, items);
   if (values.length === 0) return;
+  await lockUniqueComponent(tx, key.section_tipo, spec.tipo);
+  const other = (await holdersOfValues(tx, table, key, spec, values, 1))[0];
+  if (other) throw duplicateValueError(ontology, spec, key.section_tipo, other.section_id, other.value);
+}
+
+/** Whether saves of this component run the unique check. */
+export function isUniqueChecked(ontology: Ontology, spec: ComponentSpec): boolean {
+  return componentRules(ontology.node(spec.tipo)).unique && (spec.kind === 'text' || spec.kind === 'number');
+}
+
+/** The (section, component) advisory lock of unique checks, held until the transaction ends. */
+export async function lockUniqueComponent(
+  tx: SqlQueryable,
+  sectionTipo: string,
+  tipo: string,
+): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2::text))', [
     UNIQUE_LOCK_NAMESPACE,
-    `${key.section_tipo}.${spec.tipo}`,
+    `${sectionTipo}.${tipo}`,
   ]);
+}
+
+/**
+ * The records of the section (other than `key`) holding one of `values` (compared values), by
+ * section_id; at most `limit` (the import's bulk path asks for all of a batch's values at once).
+ */
+export async function holdersOfValues(
+  tx: SqlQueryable,
+  table: MatrixTable,
+  key: RecordKey,
+  spec: ComponentSpec,
+  values: readonly (string | number)[],
+  limit?: number,
+): Promise<{ section_id: number; value: string }[]> {
   const items_ = `CASE WHEN jsonb_typeof(m.${spec.column} -> $3::text) = 'array'
     THEN m.${spec.column} -> $3::text ELSE '[]'::jsonb END`;
   const match =
@@ -114,22 +143,29 @@ export async function assertUniqueValues(
     `SELECT m.section_id, btrim(i.item ->> 'value') AS value
      FROM ${table} m, jsonb_array_elements(${items_}) AS i(item)
      WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer AND ${match}
-     ORDER BY m.section_id
-     LIMIT 1`,
+     ORDER BY m.section_id${limit === undefined ? '' : ` LIMIT ${Number(limit)}`}`,
     [key.section_tipo, key.section_id, spec.tipo, values.map(String)],
   );
-  const other = rows[0];
-  if (!other) return;
-  const otherId = Number(other.section_id);
-  throw new WorkError(
+  return rows.map((r) => ({ section_id: Number(r.section_id), value: r.value }));
+}
+
+/** 409 record.duplicate_value: `value` of `spec` is already held by record `otherId`. */
+export function duplicateValueError(
+  ontology: Ontology,
+  spec: ComponentSpec,
+  sectionTipo: string,
+  otherId: number,
+  value: string,
+): WorkError {
+  return new WorkError(
     'record.duplicate_value',
-    `${describe(ontology, spec)} must be unique: "${other.value}" is already held by record ${key.section_tipo} ${otherId}`,
+    `${describe(ontology, spec)} must be unique: "${value}" is already held by record ${sectionTipo} ${otherId}`,
     undefined,
     {
-      section_tipo: key.section_tipo,
+      section_tipo: sectionTipo,
       section_id: otherId,
       component_tipo: spec.tipo,
-      value: spec.kind === 'number' ? Number(other.value) : other.value,
+      value: spec.kind === 'number' ? Number(value) : value,
     },
   );
 }

@@ -98,7 +98,7 @@ function tableFor(ontology: Ontology, sectionTipo: string): MatrixTable {
 }
 
 /** The history value: the whole new value, except that a password's value never leaves the row. */
-function historyItems(spec: ComponentSpec, items: readonly unknown[]): unknown[] {
+export function historyItems(spec: ComponentSpec, items: readonly unknown[]): unknown[] {
   if (spec.kind !== 'password') return [...items];
   return items.map((i) => ({
     id: (i as ValueItem).id,
@@ -131,16 +131,52 @@ async function assertTargetsExist(
     );
     const found = new Set(rows.map((r) => targetKey(r)));
     const missing = list.find((l) => !found.has(targetKey(l)));
-    if (!missing) continue;
-    const where = `${missing.section_tipo} ${missing.section_id}`;
-    if (spec.datalist) {
-      throw invalidValue(spec, `${where} is not in its datalist (no such record of ${missing.section_tipo})`);
-    }
+    if (missing) throw missingTargetError(spec, missing);
+  }
+}
+
+/** The refusal of a locator to a record that does not exist (the import's bulk path says the same). */
+export function missingTargetError(spec: ComponentSpec, missing: Locator): WorkError {
+  const where = `${missing.section_tipo} ${missing.section_id}`;
+  if (spec.datalist) {
+    return invalidValue(spec, `${where} is not in its datalist (no such record of ${missing.section_tipo})`);
+  }
+  return new WorkError(
+    'validation.locator_target',
+    `${spec.tipo} (${spec.model}): the locator to ${where} points at a record that does not exist`,
+  );
+}
+
+/**
+ * The locators a relation save adds (not in `before`), after the checks that need no database:
+ * a record is not its own parent or child; a non-admin's project filter gains only their
+ * projects. The caller checks that the added targets exist.
+ */
+export function checkedAddedLocators(
+  ontology: Ontology,
+  spec: ComponentSpec,
+  key: RecordKey,
+  before: readonly unknown[],
+  items: readonly unknown[],
+  filterProjectsAllowed: readonly number[] | undefined,
+): Locator[] {
+  const self = targetKey(key);
+  const known = new Set(before.map((l) => targetKey(l as Locator)));
+  const added = (items as Locator[]).filter((l) => !known.has(targetKey(l)));
+  if (inverseComponentOf(ontology, spec, key.section_tipo) && added.some((l) => targetKey(l) === self)) {
+    throw invalidValue(spec, 'a record cannot be its own parent or child');
+  }
+  const foreign =
+    spec.model === 'component_filter' && filterProjectsAllowed
+      ? added.find((l) => !filterProjectsAllowed.includes(l.section_id))
+      : undefined;
+  if (foreign) {
     throw new WorkError(
-      'validation.locator_target',
-      `${spec.tipo} (${spec.model}): the locator to ${where} points at a record that does not exist`,
+      'perm.out_of_scope',
+      `${spec.tipo}: project ${foreign.section_tipo} ${foreign.section_id} is not one of your projects`,
     );
   }
+  return added;
 }
 
 async function assertUniqueUsername(tx: SqlQueryable, key: RecordKey, items: readonly unknown[]) {
@@ -317,26 +353,17 @@ export async function saveComponentIn(
   );
 
   if (spec.kind === 'relation') {
-    const self = targetKey(key);
-    const known = new Set(before.map((l) => targetKey(l as Locator)));
     // Records add_new_element just created are checked too: this transaction sees them.
-    const added = (applied.items as Locator[]).filter((l) => !known.has(targetKey(l)));
-    if (inverseComponentOf(ontology, spec, key.section_tipo) && added.some((l) => targetKey(l) === self)) {
-      throw invalidValue(spec, 'a record cannot be its own parent or child');
-    }
+    const added = checkedAddedLocators(
+      ontology,
+      spec,
+      key,
+      before,
+      applied.items,
+      args.filterProjectsAllowed,
+    );
     if (spec.model === 'component_relation_parent' || spec.model === 'component_relation_children') {
       await assertNoHierarchyCycle(tx, ontology, spec, key, added);
-    }
-    const allowed = args.filterProjectsAllowed;
-    const foreign =
-      spec.model === 'component_filter' && allowed
-        ? added.find((l) => !allowed.includes(l.section_id))
-        : undefined;
-    if (foreign) {
-      throw new WorkError(
-        'perm.out_of_scope',
-        `${spec.tipo}: project ${foreign.section_tipo} ${foreign.section_id} is not one of your projects`,
-      );
     }
     if (added.length > 0) await assertTargetsExist(tx, ontology, spec, added);
   }

@@ -55,6 +55,46 @@ export async function recordComponentHistory(
   return Number(rows[0]!.id);
 }
 
+/**
+ * Many component history rows in one statement (an import's batch), in the order given; answers
+ * their ids in that order (the ids come from the table's sequence in insertion order).
+ */
+export async function recordComponentHistories(
+  db: SqlQueryable,
+  entries: readonly {
+    key: RecordKey;
+    tipo: string;
+    lang: string;
+    items: readonly unknown[];
+    userId: number;
+    when: Date;
+  }[],
+): Promise<number[]> {
+  if (entries.length === 0) return [];
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO matrix_time_machine (kind, section_tipo, section_id, tipo, lang, data, user_id, created_at)
+     SELECT 'component', e->>0, (e->>1)::integer, e->>2, e->>3, e->4, (e->>5)::integer, (e->>6)::timestamptz
+     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS h(e, n)
+     ORDER BY n
+     RETURNING id`,
+    [
+      JSON.stringify(
+        entries.map((e) => [
+          e.key.section_tipo,
+          e.key.section_id,
+          e.tipo,
+          e.lang,
+          e.items,
+          e.userId,
+          e.when.toISOString(),
+        ]),
+      ),
+    ],
+  );
+  // nextval runs in the ORDER BY's order: the ids, sorted, are the entries' in order.
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
 /** The whole row (every typed column and meta) before it is removed. */
 export async function recordSnapshot(
   db: SqlQueryable,
