@@ -718,6 +718,8 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
             let model = start;
             let tcs = 0;
             const clickAt = async (fx: number, fy: number) => {
+              // Where the person can see it: the form may have grown below or above the box.
+              await box().scrollIntoViewIfNeeded();
               const b = (await box().boundingBox())!;
               await page.mouse.click(b.x + b.width * fx, b.y + b.height * fy);
             };
