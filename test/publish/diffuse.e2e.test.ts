@@ -9,15 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
 import { withTargetLock } from '../../src/publish/target-lock.js';
 import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
-import { MARIADB } from '../helpers/mariadb-availability.js';
 import { startTestServer, type TestServer } from '../helpers/publication-server.js';
 import { seedPublishArchive } from '../helpers/publish-fixture.js';
+import { publishTargetCases } from '../helpers/publish-target-cases.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import { insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
@@ -31,40 +30,7 @@ const ontology = loadOntology();
 const tmp = mkdtempSync(join(tmpdir(), 'diffuse-e2e-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface TargetCase {
-  name: 'sqlite' | 'mariadb';
-  url(db: string): string;
-  serverEnv(db: string): Record<string, string>;
-  drop(db: string): Promise<void>;
-}
-
-const targets: TargetCase[] = [
-  {
-    name: 'sqlite',
-    url: (db) => `sqlite:${join(tmp, `${db}.sqlite`)}`,
-    serverEnv: (db) => ({ DB_DRIVER: 'sqlite', DB_SQLITE_DIR: tmp, DB_NAMES: db }),
-    drop: async () => {},
-  },
-];
-if (inject('mariadbDb')) {
-  targets.push({
-    name: 'mariadb',
-    url: (db) => `mysql://${MARIADB.user}:${MARIADB.password}@${MARIADB.host}:${MARIADB.port}/${db}`,
-    serverEnv: (db) => ({
-      DB_DRIVER: 'mariadb',
-      DB_HOST: MARIADB.host,
-      DB_PORT: String(MARIADB.port),
-      DB_USER: MARIADB.user,
-      DB_PASSWORD: MARIADB.password,
-      DB_NAMES: db,
-    }),
-    drop: async (db) => {
-      const conn = await mysql.createConnection(MARIADB);
-      await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
-      await conn.end();
-    },
-  });
-}
+const targets = publishTargetCases(tmp);
 
 const saveTitle = (sectionId: number, itemId: number, lang: string, value: string) => ({
   action: 'save',

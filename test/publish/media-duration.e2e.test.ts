@@ -9,12 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
-import { MARIADB } from '../helpers/mariadb-availability.js';
 import { tinyMp4 } from '../helpers/media-files.js';
 import { startTestServer, type TestServer } from '../helpers/publication-server.js';
+import { publishTargetCases } from '../helpers/publish-target-cases.js';
 import { workEngineCases } from '../helpers/work-engines.js';
 import {
   rootBrowser,
@@ -26,40 +25,7 @@ import {
 const tmp = mkdtempSync(join(tmpdir(), 'duration-e2e-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface TargetCase {
-  name: 'sqlite' | 'mariadb';
-  url(db: string): string;
-  serverEnv(db: string): Record<string, string>;
-  drop(db: string): Promise<void>;
-}
-
-const targets: TargetCase[] = [
-  {
-    name: 'sqlite',
-    url: (db) => `sqlite:${join(tmp, `${db}.sqlite`)}`,
-    serverEnv: (db) => ({ DB_DRIVER: 'sqlite', DB_SQLITE_DIR: tmp, DB_NAMES: db }),
-    drop: async () => {},
-  },
-];
-if (inject('mariadbDb')) {
-  targets.push({
-    name: 'mariadb',
-    url: (db) => `mysql://${MARIADB.user}:${MARIADB.password}@${MARIADB.host}:${MARIADB.port}/${db}`,
-    serverEnv: (db) => ({
-      DB_DRIVER: 'mariadb',
-      DB_HOST: MARIADB.host,
-      DB_PORT: String(MARIADB.port),
-      DB_USER: MARIADB.user,
-      DB_PASSWORD: MARIADB.password,
-      DB_NAMES: db,
-    }),
-    drop: async (db) => {
-      const conn = await mysql.createConnection(MARIADB);
-      await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
-      await conn.end();
-    },
-  });
-}
+const targets = publishTargetCases(tmp);
 
 const link = (from: string, sectionTipo: string, sectionId: number) => ({
   type: 'dd151',
