@@ -2,7 +2,8 @@
  * The repository stands alone. Fails (exit 1, one line per problem) on:
  * - a markdown link (`[text](target)`) to a file or folder that is not in the repository;
  * - a reference to a path outside the repository in a tracked text file: a relative path that
- *   climbs above the repository's root, an absolute path of a machine (a home, root or build
+ *   climbs above the repository's root, a relative path to a markdown file that does not land on
+ *   one of the repository's, an absolute path of a machine (a home, root or build
  *   directory), or a document the repository does not ship (any markdown file name that no
  *   tracked file is called, or a docs/ page that does not exist here);
  * - tracked run-time files: `*.pid`, `*.log`, the `data/` folder npm start creates (at the top, or
@@ -122,6 +123,12 @@ for (const f of files) {
         problem(f, i + 1, `a path outside the repository: ${line.trim().slice(0, 120)}`);
         return;
       }
+    }
+    // A relative path to a document that climbs inside the repository must land on one it has
+    // (two levels up to a spec folder, from test/helpers/, lands in test/: a folder users lack).
+    for (const m of line.matchAll(/(?<![\w./])((?:\.\.\/)+[\w./-]*?[\w-]+\.md)\b/g)) {
+      const target = relative('.', normalize(join(dirname(f), m[1])));
+      if (!fileSet.has(target)) problem(f, i + 1, `a path to a document the repository does not have: ${m[1]}`);
     }
     for (const name of new Set([...line.matchAll(/(?<![\w/.:-])([\w-]+\.md)\b/g)].map((m) => m[1]))) {
       if (!shipped.has(name)) problem(f, i + 1, `names ${name}, which the repository does not ship`);

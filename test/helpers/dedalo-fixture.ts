@@ -1,6 +1,6 @@
 /**
- * A small database in Dédalo's standard published shape (the names of
- * ../shared/spec/publication-api-v1.md §2 and §3, written from the spec, not from our demo): the
+ * A small database in Dédalo's standard published shape (the table and column names Dédalo's own
+ * publication writes, as docs/publication-v1.md "Our data model" lists them; not our demo's): the
  * transcription in `audiovisual`.`rsc36` with `[TC_..._TC]` points and `[index-n-N-...]` tags,
  * the video path in `video` (Dédalo's `av/404/rsc35_rsc167_<id>.mp4` files), a time-code
  * `duration`, interviews listing their audiovisual records in `audiovisual`, informants, images,
