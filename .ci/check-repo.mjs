@@ -128,7 +128,8 @@ for (const f of files) {
     // (two levels up to a spec folder, from test/helpers/, lands in test/: a folder users lack).
     for (const m of line.matchAll(/(?<![\w./])((?:\.\.\/)+[\w./-]*?[\w-]+\.md)\b/g)) {
       const target = relative('.', normalize(join(dirname(f), m[1])));
-      if (!fileSet.has(target)) problem(f, i + 1, `a path to a document the repository does not have: ${m[1]}`);
+      if (!fileSet.has(target))
+        problem(f, i + 1, `a path to a document the repository does not have: ${m[1]}`);
     }
     for (const name of new Set([...line.matchAll(/(?<![\w/.:-])([\w-]+\.md)\b/g)].map((m) => m[1]))) {
       if (!shipped.has(name)) problem(f, i + 1, `names ${name}, which the repository does not ship`);
