@@ -100,7 +100,14 @@ function v1ScenarioList(db: string, randomId: () => number, interviews: number):
             where: [{ column: 'lang', op: 'eq' as const, value: 'lg-spa' }],
             maxCandidates: 1000, // the server's default SEARCH_MAX_CANDIDATES
           };
-          const page = { ...query, columns: interview, orderBy: stableOrder, limit: 10, offset: 0 };
+          const page = {
+            ...query,
+            columns: interview,
+            orderBy: stableOrder,
+            rowKey: ['section_id', 'lang'], // the interview table's primary key
+            limit: 10,
+            offset: 0,
+          };
           return d.engine === 'sqlite'
             ? [sqliteSearch(d, page), sqliteSearchCount(d, query)]
             : [mariadbSearch(d, page), mariadbSearchCount(d, query)];

@@ -187,6 +187,11 @@ export interface FulltextQuery {
   offset: number;
   /** Best-ranked matching rows kept at most before paging (see search-sql.ts). */
   maxCandidates: number;
+  /**
+   * The columns that identify a row (search-sql.ts rowKeyOf): MariaDB ranks the candidates on
+   * them and reads the page's other columns by them. Absent or empty: every column is ranked.
+   */
+  rowKey?: string[];
 }
 
 /** The distinct values of one column under filters, most frequent first (facets). */

@@ -8,7 +8,7 @@
  * a very common word costs a bounded amount of ranking; `total` still counts every match. When
  * the cap is reached the page says so (`candidatesCapped`): more rows match than can be paged.
  */
-import { CANDIDATES_COLUMN } from '../db/search-sql.js';
+import { CANDIDATES_COLUMN, rowKeyOf } from '../db/search-sql.js';
 import type { Row } from '../db/types.js';
 import { BOUNDS } from '../query/bounds.js';
 import type { SearchRequest } from '../query/search-request.js';
@@ -45,6 +45,7 @@ export async function searchRecords(
           ...query,
           columns,
           orderBy: withStableOrder([], table),
+          rowKey: rowKeyOf(table),
           limit: req.limit + 1,
           offset: req.offset,
         }),

@@ -6,7 +6,7 @@
  * rule for every action, URLs kept relative when MEDIA_BASE_URL is).
  */
 
-import { CANDIDATES_COLUMN } from '../../db/search-sql.js';
+import { CANDIDATES_COLUMN, rowKeyOf } from '../../db/search-sql.js';
 import type { Row } from '../../db/types.js';
 import { withStableOrder } from '../../query/sort-and-fields.js';
 import { withTimeWindow } from '../../services/av-media.js';
@@ -172,6 +172,7 @@ export async function freeSearchAction(call: V1Call): Promise<unknown> {
       ...query,
       columns: table.columns.filter((c) => c.name !== 'id').map((c) => c.name),
       orderBy: withStableOrder([], table),
+      rowKey: rowKeyOf(table),
       limit: rowsPerPage,
       offset,
     }),
