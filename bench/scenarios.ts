@@ -136,6 +136,14 @@ export const v2Scenarios: BenchScenario[] = [
     connections: (f) => (f.interviews > 10_000 ? 4 : undefined),
   },
   {
+    id: 'search-count',
+    label: `search "${SEARCH_WORD}" with count=true (the exact total beside the page)`,
+    path: (f) => `${f.base}/${f.db}/tables/interview/search?q=${SEARCH_WORD}&lang=lg-spa&limit=20&count=true`,
+    // The same baseline as `search`: the ratio between the two rows is what the count costs.
+    baseline: { sql: (d) => ({ statements: () => [bareSearch(d, SEARCH_WORD, 'lg-spa', 20)] }) },
+    connections: (f) => (f.interviews > 10_000 ? 4 : undefined),
+  },
+  {
     id: 'relation',
     label: 'page of 100 resolving one relation column',
     path: (f) =>

@@ -136,3 +136,20 @@ describe('folding text for matching', () => {
     );
   });
 });
+
+describe('folding a text that grows', () => {
+  it('keeps the source span of every unit when the folded text is longer than the source', () => {
+    // Each Hangul syllable decomposes into two or three jamo: 60 syllables fold to 180 units,
+    // well past the room the folding reserves, so the mapped text grows while it is built.
+    const source = `${'한'.repeat(60)} Café`;
+    const folded = foldMapped(source);
+    expect(folded.text).toBe(`${'한'.normalize('NFD').repeat(60)} cafe`);
+    for (let i = 0; i < 180; i++) {
+      const syllable = Math.floor(i / 3);
+      expect([folded.starts[i], folded.ends[i]]).toEqual([syllable, syllable + 1]);
+    }
+    const cafe = folded.text.length - 4;
+    expect([folded.starts[cafe], folded.ends[cafe + 3]]).toEqual([61, 65]);
+    expect(matched(source, 'cafe')).toEqual(['Café']);
+  });
+});
