@@ -3,8 +3,6 @@
  * browsers ask for (operations/discovery.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { homePage } from '../browse/pages.js';
-import { renderPage } from '../browse/views.js';
 import { requestContext } from '../http/request-context.js';
 import { type PreparedJson, prepareJson, sendPreparedJson } from '../http/send-json.js';
 import { appendVary } from '../http/vary.js';
@@ -16,7 +14,7 @@ import {
   tablesOperation,
   tablesWithSlashOperation,
 } from '../operations/discovery.js';
-import { BROWSE_PREFIX, pageRequest, prefersHtml, sendHtml } from './browse-routes.js';
+import { BROWSE_PREFIX, browseKit, pageRequest, prefersHtml, sendHtml } from './browse-routes.js';
 import { serveOperation } from './operation-route.js';
 
 // Re-exported for the routes that name the API (docs, health).
@@ -39,8 +37,15 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
     appendVary(reply, 'Accept');
     if (prefersHtml(request.headers.accept)) {
       const urls = { browse: `${bp}${BROWSE_PREFIX}`, api: bp };
-      const page = await homePage(requestContext(request), urls, pageRequest(request));
-      return sendHtml(reply, renderPage('@home', page), ctx.config.cacheMaxAge, 200, ctx.config.mediaBaseUrl);
+      const k = await browseKit();
+      const page = await k.homePage(requestContext(request), urls, pageRequest(k, request));
+      return sendHtml(
+        reply,
+        k.renderPage('@home', page),
+        ctx.config.cacheMaxAge,
+        200,
+        ctx.config.mediaBaseUrl,
+      );
     }
     if (index === undefined) {
       const answer = await indexOperation.run(requestContext(request), {
