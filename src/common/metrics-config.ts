@@ -4,21 +4,20 @@
  * a plain absolute path outside the API's public prefix, or empty to turn the endpoint off; the
  * token, when given, is long enough not to be guessed.
  */
-import { z } from 'zod';
+import type { EnvVar } from './env-schema.js';
 
 /** A bearer token shorter than this is refused at start (`openssl rand -hex 32` gives 64). */
 export const METRICS_TOKEN_MIN_LENGTH = 16;
 
 /** Unset: `def`; set but empty (or blank): undefined, the endpoint is off; otherwise the trimmed path. */
-export function metricsPathVar(def: string) {
-  return z
-    .string()
-    .optional()
-    .transform((v) => {
+export function metricsPathVar(def: string): EnvVar<string | undefined> {
+  return {
+    read(v) {
       if (v === undefined) return def;
       const t = v.trim();
       return t === '' ? undefined : t;
-    });
+    },
+  };
 }
 
 /**

@@ -12,13 +12,14 @@ import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installEdgeHooks } from './http/edge-hooks.js';
 import { asProblem, installErrorHandling, sendProblem } from './http/error-handling.js';
+import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { MethodGuard } from './http/method-guard.js';
 import { requestIdMinter } from './http/request-id.js';
 import { MAX_PARAM_LENGTH } from './operations/operation-router.js';
 import { ProblemError } from './problems.js';
 import { batchRoutes } from './routes/batch-routes.js';
 import { browseRoutes } from './routes/browse-routes.js';
-import { discoveryRoutes } from './routes/discovery-routes.js';
+import { discoveryRoutes, faviconHandler } from './routes/discovery-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
 import { fragmentsRoutes } from './routes/fragments-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
@@ -46,6 +47,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // An incoming X-Request-Id is echoed when it is a sane token; otherwise we mint one.
     requestIdHeader: false,
     genReqId: requestIdMinter(),
+    // A request's child logger is built only when it writes a line (http/lazy-child-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
@@ -108,7 +111,7 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
   if (ctx.config.v1) await app.register(v1Routes, { prefix: ctx.config.v1.basePath });
   if (ctx.config.basePath !== '') {
     // Browsers ask for /favicon.ico at the root whatever BASE_PATH is.
-    app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
+    app.get('/favicon.ico', faviconHandler);
   }
   return app;
 }

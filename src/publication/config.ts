@@ -5,10 +5,19 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
-import { boolVar, enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import {
+  boolVar,
+  type EnvShape,
+  enumVar,
+  intVar,
+  listVar,
+  parseEnv,
+  rawVar,
+  stringVar,
+  stringVarOr,
+} from '../common/env-schema.js';
 import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
 import { metricsPathProblems, metricsPathVar, metricsTokenProblems } from '../common/metrics-config.js';
 import type { MariadbOptions } from './db/mariadb-driver.js';
@@ -19,7 +28,7 @@ export const MEDIA_PREFIX = '/media';
 
 export const DB_NAME_PATTERN = /^[A-Za-z0-9_$-]{1,64}$/;
 
-const envSchema = z.object({
+const envSchema = {
   PORT: intVar('PORT', 3100, 0, 65535),
   HOST: stringVarOr('HOST', '127.0.0.1'),
   BASE_PATH: stringVarOr('BASE_PATH', '/publication/server_api/v2'),
@@ -28,7 +37,7 @@ const envSchema = z.object({
   DB_HOST: stringVar('DB_HOST'),
   DB_PORT: intVar('DB_PORT', 3306, 1, 65535),
   DB_USER: stringVar('DB_USER'),
-  DB_PASSWORD: z.string().optional(), // may legitimately be empty
+  DB_PASSWORD: rawVar(), // may legitimately be empty
   DB_SOCKET: stringVar('DB_SOCKET'),
   DB_NAMES: listVar('DB_NAMES'),
   DB_POOL_MAX: intVar('DB_POOL_MAX', 10, 1, 1000),
@@ -39,7 +48,7 @@ const envSchema = z.object({
   DB_SQLITE_CACHE_MB: intVar('DB_SQLITE_CACHE_MB', 8, 1, 4096),
   MEDIA_BASE_URL: stringVarOr('MEDIA_BASE_URL', ''),
   MEDIA_DIR: stringVar('MEDIA_DIR'),
-  API_KEYS: z.string().optional(),
+  API_KEYS: rawVar(),
   CORS_ORIGIN: stringVar('CORS_ORIGIN'),
   RATE_LIMIT_RPM: intVar('RATE_LIMIT_RPM', 100, 1, 1_000_000),
   RATE_LIMIT_REDIS_URL: stringVar('RATE_LIMIT_REDIS_URL'),
@@ -66,7 +75,7 @@ const envSchema = z.object({
   AV_IMAGE_COLUMN: stringVarOr('AV_IMAGE_COLUMN', 'image'),
   AV_SPEAKER_TABLE: stringVarOr('AV_SPEAKER_TABLE', 'informant'),
   AV_SPEAKER_RELATION_COLUMN: stringVarOr('AV_SPEAKER_RELATION_COLUMN', 'informant'),
-});
+} satisfies EnvShape;
 
 export type DbDriverName = 'mariadb' | 'sqlite';
 

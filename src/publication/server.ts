@@ -33,7 +33,7 @@ export async function startPublicationServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const resolved = config.driver === 'sqlite' ? { ...config, dbNames: resolveSqliteNames(config) } : config;
-  const breaker = createDriver(resolved);
+  const breaker = await createDriver(resolved);
   const engine = new BudgetedDriver(breaker);
   const driver = options.wrapDriver ? options.wrapDriver(engine) : engine;
   const schemas = new SchemaCache(driver, undefined, undefined, (db) => breaker.refuseIfOpen(db));

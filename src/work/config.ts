@@ -4,17 +4,25 @@
  * lists the same variables (keep them together).
  */
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
-import { enumVar, intVar, listVar, parseEnv, stringVar, stringVarOr } from '../common/env-schema.js';
+import {
+  type EnvShape,
+  enumVar,
+  intVar,
+  listVar,
+  parseEnv,
+  rawVar,
+  stringVar,
+  stringVarOr,
+} from '../common/env-schema.js';
 import { type HttpTimeouts, httpTimeoutProblems } from '../common/http-timeouts.js';
 import { metricsPathProblems, metricsPathVar, metricsTokenProblems } from '../common/metrics-config.js';
 
 /** The root password must survive a casual guess; the generated one is much longer. */
 export const ROOT_PASSWORD_MIN_LENGTH = 8;
 
-const envSchema = z.object({
+const envSchema = {
   PORT: intVar('PORT', 3000, 0, 65535),
   HOST: stringVarOr('HOST', '127.0.0.1'),
   WORK_BASE_PATH: stringVarOr('WORK_BASE_PATH', '/dedalo/core/api/v1/json'),
@@ -23,7 +31,7 @@ const envSchema = z.object({
   WORK_DB_POOL_MAX: intVar('WORK_DB_POOL_MAX', 10, 1, 1000),
   WORK_DATA_DIR: stringVarOr('WORK_DATA_DIR', './data/work'),
   // Not trimmed: leading or trailing spaces may be part of a password.
-  DEDALO_ROOT_PASSWORD: z.string().optional(),
+  DEDALO_ROOT_PASSWORD: rawVar(),
   UPLOAD_MAX_BYTES: intVar('UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 2 ** 40),
   TRUST_PROXY: listVar('TRUST_PROXY'),
   WORK_UI_PATH: stringVarOr('WORK_UI_PATH', '/'),
@@ -40,7 +48,7 @@ const envSchema = z.object({
   WORK_HTTP_UPLOAD_TIMEOUT_MS: intVar('WORK_HTTP_UPLOAD_TIMEOUT_MS', 3_600_000, 100, 24 * 3_600_000),
   WORK_HTTP_IDLE_TIMEOUT_MS: intVar('WORK_HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
   WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS: intVar('WORK_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
-});
+} satisfies EnvShape;
 
 /** The device cookie's HMAC key, when given, must be at least this long (32 random bytes in hex). */
 export const DEVICE_COOKIE_SECRET_MIN_LENGTH = 32;

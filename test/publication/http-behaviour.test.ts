@@ -119,6 +119,22 @@ describe.each(engineCases())('cross-cutting HTTP behaviour on $engine', (c) => {
     expect(wrong.json.errors).toEqual([]);
   });
 
+  it('serves the JSON index with the same ETag every time and 304 on a match', async () => {
+    const first = await s.get('/');
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers['cache-control']).toBe('public, max-age=120');
+    expect(first.json.links.databases).toBe(`${new URL(s.base).pathname}/databases`);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await s.get('/');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.body).toEqual(first.body);
+    const notModified = await s.get('/', { 'If-None-Match': etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+  });
+
   it('serves the favicon as 204 with no body', async () => {
     const res = await s.get('/favicon.ico');
     expect(res.status).toBe(204);

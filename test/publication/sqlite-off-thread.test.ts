@@ -45,6 +45,26 @@ describe('SQLite work runs off the main thread', () => {
   });
 });
 
+describe('SQLite workers start as they are needed', () => {
+  it('starts one worker, another only while every started one is busy, never more than the size', async () => {
+    const pool = new SqliteWorkerPool(inject('sqliteDir'), 2);
+    try {
+      expect(pool.stats()).toMatchObject({ workers: 1, max: 2 });
+      const one = { op: 'all', db: FIXTURE_DB, sql: 'SELECT 1 AS ok', params: [] };
+      // One at a time: the first worker is free each time, so it takes them all.
+      for (let i = 0; i < 3; i++) await pool.run(one);
+      expect(pool.stats().workers).toBe(1);
+      // Four at once: the second finds the first worker busy and starts the second one; the
+      // others queue on the two.
+      const rows = await Promise.all(Array.from({ length: 4 }, () => pool.run<{ ok: number }[]>(one)));
+      expect(rows.map((r) => r[0]!.ok)).toEqual([1, 1, 1, 1]);
+      expect(pool.stats()).toMatchObject({ workers: 2, max: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('time limits on one SQLite worker', () => {
   // No pub_alive() in it: no interrupt stops it, and a terminated worker only stops once it
   // returns (a few seconds of counting; the worker is replaced long before).

@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { ConfigError } from '../../common/config-error.js';
 import { DB_NAME_PATTERN, type PublicationConfig } from '../config.js';
 import { CircuitBreakerDriver } from './circuit-breaker.js';
-import { MariadbDriver } from './mariadb-driver.js';
-import { SqliteDriver } from './sqlite-driver.js';
 import type { Driver } from './types.js';
 
 /** Fills in DB_NAMES for SQLite and checks that every named file exists. */
@@ -38,11 +36,19 @@ export function resolveSqliteNames(config: PublicationConfig): string[] {
   return found;
 }
 
-/** The engine behind its circuit breaker, so a database known to be down is refused at once. */
-export function createDriver(config: PublicationConfig): CircuitBreakerDriver {
-  const engine: Driver =
-    config.driver === 'sqlite'
-      ? new SqliteDriver(config.sqlite.dir, config.sqlite.workers, config.sqlite.cacheMb)
-      : new MariadbDriver(config.mariadb, config.dbNames);
+/**
+ * The engine behind its circuit breaker, so a database known to be down is refused at once.
+ * Only the configured engine's module is loaded: a SQLite server never loads mysql2 (about
+ * 2 MB of heap).
+ */
+export async function createDriver(config: PublicationConfig): Promise<CircuitBreakerDriver> {
+  let engine: Driver;
+  if (config.driver === 'sqlite') {
+    const { SqliteDriver } = await import('./sqlite-driver.js');
+    engine = new SqliteDriver(config.sqlite.dir, config.sqlite.workers, config.sqlite.cacheMb);
+  } else {
+    const { MariadbDriver } = await import('./mariadb-driver.js');
+    engine = new MariadbDriver(config.mariadb, config.dbNames);
+  }
   return new CircuitBreakerDriver(engine);
 }

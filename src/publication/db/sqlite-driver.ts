@@ -43,7 +43,7 @@ export class SqliteDriver implements Driver {
 
   /** The worker threads as one pool: busy workers, and statements queued behind them. */
   poolStats(): PoolStats[] {
-    const { workers, busy, queued } = this.pool.stats();
+    const { workers, busy, queued, max } = this.pool.stats();
     return [
       {
         engine: 'sqlite',
@@ -51,7 +51,7 @@ export class SqliteDriver implements Driver {
         size: workers,
         idle: workers - busy,
         waiting: queued,
-        max: workers,
+        max,
       },
     ];
   }

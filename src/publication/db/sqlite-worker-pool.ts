@@ -53,13 +53,18 @@ export class SqliteWorkerPool {
   private closed = false;
   private readonly modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
 
+  /**
+   * One worker starts with the pool; the others, up to `size`, when a message arrives while
+   * every worker has one in flight. Each worker is an isolate with better-sqlite3 and its page
+   * caches (about 7 MB before any query): an idle or lightly used server does not hold them all.
+   */
   constructor(
     private readonly dir: string,
-    size: number,
+    private readonly size: number,
     /** SQLite's page cache per connection, in MB (absent: the build's default, 16 MB). */
     private readonly cacheMb?: number,
   ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
@@ -106,8 +111,8 @@ export class SqliteWorkerPool {
    * within a grace period is terminated and replaced, the other messages it held going to the
    * replacement (retire), so the work is stopped either way and nothing else fails with it.
    */
-  /** Workers, those with a message in flight, and the messages waiting behind another. */
-  stats(): { workers: number; busy: number; queued: number } {
+  /** Workers started, those with a message in flight, the messages waiting behind another, the most workers. */
+  stats(): { workers: number; busy: number; queued: number; max: number } {
     let busy = 0;
     let queued = 0;
     for (const slot of this.slots) {
@@ -116,7 +121,7 @@ export class SqliteWorkerPool {
         queued += slot.pending.size - 1;
       }
     }
-    return { workers: this.slots.length, busy, queued };
+    return { workers: this.slots.length, busy, queued, max: this.size };
   }
 
   run<T>(message: Record<string, unknown>, timeoutMs?: number): Promise<T> {
@@ -138,6 +143,10 @@ export class SqliteWorkerPool {
     }
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    if (slot.pending.size > 0 && this.slots.length < this.size) {
+      slot = this.spawn();
+      this.slots.push(slot);
+    }
     const id = this.nextId++;
     slot.pending.set(id, job);
     if (remaining !== undefined) {

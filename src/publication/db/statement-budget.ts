@@ -107,16 +107,20 @@ export class BudgetedDriver implements Driver {
 // rejected promise, not a synchronous throw, or a caller building `Promise.all([select(), count()])`
 // would abandon the statement already started, whose later failure nobody handles.
 export class RequestDriver implements Driver {
-  readonly selectJson?: Driver['selectJson'];
-
   constructor(
     private readonly inner: Driver,
     readonly budget: StatementBudget,
-  ) {
-    const selectJson = inner.selectJson?.bind(inner);
-    if (selectJson) {
-      this.selectJson = async (db, query, shape) => selectJson(db, query, shape, this.budget.charge(db));
-    }
+  ) {}
+
+  /**
+   * Made when asked for (a record read), not in the constructor: every request builds a
+   * RequestDriver, and most never read rows as JSON. Callers take it as a detached function.
+   */
+  get selectJson(): Driver['selectJson'] {
+    const inner = this.inner;
+    const selectJson = inner.selectJson;
+    if (!selectJson) return undefined;
+    return async (db, query, shape) => selectJson.call(inner, db, query, shape, this.budget.charge(db));
   }
 
   get engine() {

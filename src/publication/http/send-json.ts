@@ -55,19 +55,52 @@ export function sendJson(
     timed = `"response_time_ms":${ms}}}`.length;
     if (bytes[bytes.length - timed - 1] === COMMA) timed += 1;
   }
+  if (options.cacheable === false) return sendBytes(request, reply, bytes, undefined, options.maxAge);
+  const hash = createHash('sha1');
+  if (timed === 0) hash.update(bytes);
+  else hash.update(bytes.subarray(0, bytes.length - timed)).update(CLOSE);
+  return sendBytes(request, reply, bytes, `W/"${hash.digest('base64url')}"`, options.maxAge);
+}
+
+/** A body that never changes (the index), serialised and tagged once. */
+export interface PreparedJson {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** Serialises and tags a body once, for answers that are the same on every request. */
+export function prepareJson(body: Envelope): PreparedJson {
+  const bytes = jsonBytes(body);
+  return { bytes, etag: `W/"${createHash('sha1').update(bytes).digest('base64url')}"` };
+}
+
+/** Sends a prepared body with the same caching contract as sendJson (ETag, 304, Cache-Control). */
+export function sendPreparedJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prepared: PreparedJson,
+  maxAge: number,
+): FastifyReply {
+  return sendBytes(request, reply, prepared.bytes, prepared.etag, maxAge);
+}
+
+/** The one tail of both: the headers of the caching contract, then 304 or the bytes. */
+function sendBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bytes: Buffer,
+  etag: string | undefined,
+  maxAge: number,
+): FastifyReply {
   reply.type('application/json; charset=utf-8');
-  if (options.cacheable !== false) {
-    const hash = createHash('sha1');
-    if (timed === 0) hash.update(bytes);
-    else hash.update(bytes.subarray(0, bytes.length - timed)).update(CLOSE);
-    const etag = `W/"${hash.digest('base64url')}"`;
-    reply.header('ETag', etag);
-    reply.header('Cache-Control', `public, max-age=${options.maxAge}`);
-    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-      return reply.code(304).send();
-    }
-  } else {
+  if (etag === undefined) {
     reply.header('Cache-Control', 'no-store');
+    return reply.send(bytes);
+  }
+  reply.header('ETag', etag);
+  reply.header('Cache-Control', `public, max-age=${maxAge}`);
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    return reply.code(304).send();
   }
   return reply.send(bytes);
 }

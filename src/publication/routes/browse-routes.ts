@@ -5,19 +5,7 @@
  * rate limit, statement budget) and call the same operations; their errors are HTML pages.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { chooseUiLang } from '../browse/i18n.js';
-import {
-  type BrowseUrls,
-  databasePage,
-  errorPage,
-  homePage,
-  type PageRequest,
-  recordPage,
-  tablePage,
-} from '../browse/pages.js';
-import { PLAYER_JS } from '../browse/player.js';
-import { BROWSE_CSS } from '../browse/style.js';
-import { renderPage } from '../browse/views.js';
+import type { BrowseUrls, PageRequest } from '../browse/pages.js';
 import { asProblem } from '../http/error-handling.js';
 import { requestContext } from '../http/request-context.js';
 import { queryOf } from '../http/request-input.js';
@@ -25,6 +13,14 @@ import { appendVary } from '../http/vary.js';
 import { ProblemError } from '../problems.js';
 
 export const BROWSE_PREFIX = '/browse';
+
+type BrowseKit = typeof import('../browse/kit.js');
+let kit: Promise<BrowseKit> | undefined;
+/** The page builders, templates and translations, loaded by the first page served (browse/kit.ts). */
+export function browseKit(): Promise<BrowseKit> {
+  kit ??= import('../browse/kit.js');
+  return kit;
+}
 
 /** The origin of an absolute MEDIA_BASE_URL, which images and the player load from. */
 function mediaOrigin(mediaBaseUrl: string): string {
@@ -55,9 +51,9 @@ export function sendHtml(
 }
 
 /** The interface language of a page (the `ui` parameter, else Accept-Language) and its URL. */
-export function pageRequest(request: FastifyRequest): PageRequest {
+export function pageRequest(k: BrowseKit, request: FastifyRequest): PageRequest {
   const ui = queryOf(request).get('ui')?.[0];
-  return { ui: chooseUiLang(ui, request.headers['accept-language']), url: request.url };
+  return { ui: k.chooseUiLang(ui, request.headers['accept-language']), url: request.url };
 }
 
 /** True when the client prefers HTML to JSON (a browser opening the API index). */
@@ -86,79 +82,86 @@ export async function browseRoutes(app: FastifyInstance): Promise<void> {
 
   await app.register(
     async (browse) => {
-      browse.setErrorHandler((err, request, reply) => {
+      browse.setErrorHandler(async (err, request, reply) => {
         const problem = asProblem(request, err);
         for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+        const k = await browseKit();
         return html(
           reply,
-          renderPage('@error', errorPage(urls, pageRequest(request), problem)),
+          k.renderPage('@error', k.errorPage(urls, pageRequest(k, request), problem)),
           problem.status,
         );
       });
-      browse.setNotFoundHandler((request, reply) => {
+      browse.setNotFoundHandler(async (request, reply) => {
         const problem = new ProblemError('not-found', `there is no page at ${request.url.split('?')[0]}`);
-        return html(reply, renderPage('@error', errorPage(urls, pageRequest(request), problem)), 404);
+        const k = await browseKit();
+        return html(reply, k.renderPage('@error', k.errorPage(urls, pageRequest(k, request), problem)), 404);
       });
 
       browse.get('/style.css', async (_request, reply) =>
         reply
           .type('text/css; charset=utf-8')
           .header('Cache-Control', `public, max-age=${maxAge}`)
-          .send(BROWSE_CSS),
+          .send((await browseKit()).BROWSE_CSS),
       );
       browse.get('/player.js', async (_request, reply) =>
         reply
           .type('text/javascript; charset=utf-8')
           .header('Cache-Control', `public, max-age=${maxAge}`)
           .header('X-Content-Type-Options', 'nosniff')
-          .send(PLAYER_JS),
+          .send((await browseKit()).PLAYER_JS),
       );
-      browse.get('/', async (request, reply) =>
-        html(reply, renderPage('@home', await homePage(requestContext(request), urls, pageRequest(request)))),
-      );
+      browse.get('/', async (request, reply) => {
+        const k = await browseKit();
+        const page = await k.homePage(requestContext(request), urls, pageRequest(k, request));
+        return html(reply, k.renderPage('@home', page));
+      });
       // A database's page is a directory (`/browse/{db}/`, so its relative links work); the
       // address without the slash leads there.
       browse.get('/:db', async (request: FastifyRequest<{ Params: { db: string } }>, reply) =>
         reply.redirect(`${urls.browse}/${encodeURIComponent(request.params.db)}/`, 301),
       );
-      browse.get('/:db/', async (request: FastifyRequest<{ Params: { db: string } }>, reply) =>
-        html(
-          reply,
-          renderPage(
-            '@database',
-            await databasePage(requestContext(request), urls, pageRequest(request), request.params.db),
-          ),
-        ),
-      );
+      browse.get('/:db/', async (request: FastifyRequest<{ Params: { db: string } }>, reply) => {
+        const k = await browseKit();
+        const page = await k.databasePage(
+          requestContext(request),
+          urls,
+          pageRequest(k, request),
+          request.params.db,
+        );
+        return html(reply, k.renderPage('@database', page));
+      });
       browse.get(
         '/:db/:table',
         async (request: FastifyRequest<{ Params: { db: string; table: string } }>, reply) => {
           const { db, table } = request.params;
-          const page = await tablePage(
+          const k = await browseKit();
+          const page = await k.tablePage(
             requestContext(request),
             urls,
-            pageRequest(request),
+            pageRequest(k, request),
             db,
             table,
             queryOf(request),
           );
-          return html(reply, renderPage('@table', page), page.error ? 400 : 200);
+          return html(reply, k.renderPage('@table', page), page.error ? 400 : 200);
         },
       );
       browse.get(
         '/:db/:table/:id',
         async (request: FastifyRequest<{ Params: { db: string; table: string; id: string } }>, reply) => {
           const { db, table, id } = request.params;
-          const page = await recordPage(
+          const k = await browseKit();
+          const page = await k.recordPage(
             requestContext(request),
             urls,
-            pageRequest(request),
+            pageRequest(k, request),
             db,
             table,
             id,
             queryOf(request),
           );
-          return html(reply, renderPage('@record', page));
+          return html(reply, k.renderPage('@record', page));
         },
       );
     },

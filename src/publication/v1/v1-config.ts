@@ -4,14 +4,21 @@
  * mean something here; connection, media and table settings are the v2 ones. v1 is off unless
  * V1_API_CODE is set (its only authentication is that shared code).
  */
-import { z } from 'zod';
-import { boolVar, listVar, parseEnv, stringVar, stringVarOr } from '../../common/env-schema.js';
+import {
+  boolVar,
+  type EnvShape,
+  listVar,
+  parseEnv,
+  rawVar,
+  stringVar,
+  stringVarOr,
+} from '../../common/env-schema.js';
 
 export const LANG_PATTERN = /^lg-[a-z]{2,5}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const v1Schema = z.object({
-  V1_API_CODE: z.string().optional(),
+const v1Schema = {
+  V1_API_CODE: rawVar(),
   V1_BASE_PATH: stringVarOr('V1_BASE_PATH', '/publication/server_api/v1'),
   V1_API_ENTITY: stringVarOr('V1_API_ENTITY', 'dedalo'),
   V1_DEFAULT_DB: stringVar('V1_DEFAULT_DB'),
@@ -25,7 +32,7 @@ const v1Schema = z.object({
   V1_SUBTITLES_URL_BASE: stringVar('V1_SUBTITLES_URL_BASE'),
   V1_PUBLICACION_FILTER_SQL: stringVar('V1_PUBLICACION_FILTER_SQL'),
   V1_TABLE_GLOBAL_SEARCH: stringVarOr('V1_TABLE_GLOBAL_SEARCH', 'global_search'),
-});
+} satisfies EnvShape;
 
 export interface V1Config {
   /** The shared secret every request carries as `code` (API_WEB_USER_CODE). */

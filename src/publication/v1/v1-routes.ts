@@ -10,13 +10,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesAnySecret } from '../../common/constant-time.js';
 import { jsonBytes } from '../http/json-bytes.js';
 import { requestContext } from '../http/request-context.js';
-import { dispatch } from './dispatch.js';
 import { buildOptions, fieldsOf, type V1Intake } from './intake.js';
 import { subtitlesRoutes } from './subtitles-route.js';
 import type { V1Config } from './v1-config.js';
 import { LANG_PATTERN } from './v1-config.js';
 
 const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The actions (and the SQL parser behind `sql_filter`, about 5 MB of RSS) are loaded by the first
+ * v1 request, not at start: most servers never get one.
+ */
+let actions: Promise<typeof import('./dispatch.js')> | undefined;
+const loadActions = () => {
+  actions ??= import('./dispatch.js');
+  return actions;
+};
 
 /** The raw body as text (every content type), so the v1 intake decides how to read it. */
 function installRawBody(app: FastifyInstance): void {
@@ -103,6 +112,7 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
       options: intake.options,
       log: request.log,
     };
+    const { dispatch } = await loadActions();
     return sendV1(reply, await dispatch(call, intake.action));
   };
 
