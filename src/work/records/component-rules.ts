@@ -17,6 +17,7 @@ import { labelOf } from '../context/element-context.js';
 import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
+import { PASSWORD_TIPO } from '../search/search-index-migration.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
@@ -139,10 +140,24 @@ export async function holdersOfValues(
          AND lower(btrim(i.item ->> 'value')) = ANY(SELECT lower(v) FROM unnest($4::text[]) AS v)`
       : `jsonb_typeof(i.item -> 'value') = 'number'
          AND (i.item ->> 'value')::numeric = ANY($4::numeric[])`;
+  // The records that may hold a value, from the search side tables' indexes (a superset: the
+  // side tables hold lower(unaccent(value)) of every text and every number), compared exactly
+  // by `match` on the record itself. Without it the check read the whole section's values.
+  const candidates =
+    spec.kind === 'text'
+      ? `SELECT s.section_id FROM matrix_string_search s
+         WHERE s.section_tipo = $1::text AND s.component_tipo = $3::text
+           AND md5(btrim(s.value_norm)) = ANY(ARRAY(
+             SELECT md5(btrim(lower(unaccent(v)))) FROM unnest($4::text[]) AS v))`
+      : `SELECT n.section_id FROM matrix_number_search n
+         WHERE n.component_tipo = $3::text AND n.section_tipo = $1::text
+           AND n.value = ANY($4::numeric[])`;
+  // Every matrix table feeds both side tables (migration 4 and 13); passwords are never copied.
+  const probe = spec.tipo !== PASSWORD_TIPO ? `AND m.section_id IN (${candidates})` : '';
   const { rows } = await tx.query<{ section_id: number; value: string }>(
     `SELECT m.section_id, btrim(i.item ->> 'value') AS value
      FROM ${table} m, jsonb_array_elements(${items_}) AS i(item)
-     WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer AND ${match}
+     WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer ${probe} AND ${match}
      ORDER BY m.section_id${limit === undefined ? '' : ` LIMIT ${Number(limit)}`}`,
     [key.section_tipo, key.section_id, spec.tipo, values.map(String)],
   );

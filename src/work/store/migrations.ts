@@ -450,4 +450,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  {
+    version: 15,
+    name: 'unique checks by index probe',
+    statements: [
+      // The unique rule's check (records/component-rules.ts, holdersOfValues) finds the records
+      // that may hold one of the values by probing this index, then compares them exactly,
+      // instead of reading every value of the component in the section (an import checked each
+      // batch against the whole section). md5: a btree entry has a size limit, texts do not.
+      `CREATE INDEX matrix_string_search_value ON matrix_string_search
+        (section_tipo, component_tipo, md5(btrim(value_norm)))`,
+    ],
+  },
 ];
