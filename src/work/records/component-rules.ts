@@ -18,6 +18,7 @@ import { WorkError } from '../dispatch/error-registry.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
 import { PASSWORD_TIPO } from '../search/search-index-migration.js';
+import { inStringSearch } from '../search/string-search-tables.js';
 import type { MatrixTable } from '../store/matrix-tables.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
@@ -152,8 +153,10 @@ export async function holdersOfValues(
       : `SELECT n.section_id FROM matrix_number_search n
          WHERE n.component_tipo = $3::text AND n.section_tipo = $1::text
            AND n.value = ANY($4::numeric[])`;
-  // Every matrix table feeds both side tables (migration 4 and 13); passwords are never copied.
-  const probe = spec.tipo !== PASSWORD_TIPO ? `AND m.section_id IN (${candidates})` : '';
+  // Every matrix table feeds the number side table, all but the activity log the string one
+  // (search/string-search-tables.ts); passwords are never copied.
+  const indexed = spec.kind === 'number' || (inStringSearch(table) && spec.tipo !== PASSWORD_TIPO);
+  const probe = indexed ? `AND m.section_id IN (${candidates})` : '';
   const { rows } = await tx.query<{ section_id: number; value: string }>(
     `SELECT m.section_id, btrim(i.item ->> 'value') AS value
      FROM ${table} m, jsonb_array_elements(${items_}) AS i(item)
