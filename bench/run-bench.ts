@@ -9,6 +9,8 @@
  *                    [--seconds 10] [--warmup 3] [--connections 50] [--port 3190]
  *   npm run bench -- --soak 1000000 [--fixtures small] [--engines ...] [--samples 40]
  *   npm run bench -- --api work [--seconds 5] [--connections 16] [--engines pglite,postgres]
+ *     (WORK_BENCH_PART=scenarios|ontology-size|import runs one part; WORK_BENCH_IMPORT_RECORDS
+ *     sets the import's size, default 100000)
  *   npm run bench -- --api publish [--interviews 100000] [--targets sqlite,mariadb]
  *
  * Fixtures: `small` (500 interviews, two or three languages each: the database is not the
@@ -37,6 +39,7 @@ import { runPublishBench } from './run-publish-bench.js';
 import { runWorkBench, type WorkBenchOptions } from './run-work-bench.js';
 import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
 import { V1_BENCH_CODE, v1Scenarios } from './v1-scenarios.js';
+import { runImportBench } from './work-import-scenario.js';
 import { runOntologySizeBench } from './work-ontology-size.js';
 
 /** Every scenario of the run; another API's table joins here with one import and one spread. */
@@ -492,17 +495,25 @@ async function soak(): Promise<void> {
 }
 
 /**
- * The work scenarios, then the ontology-size comparison (bench/work-ontology-size.ts);
- * WORK_BENCH_PART=scenarios or =ontology-size runs one of them.
+ * The work scenarios, the ontology-size comparison (bench/work-ontology-size.ts), then the
+ * import (bench/work-import-scenario.ts); WORK_BENCH_PART=scenarios, =ontology-size or =import
+ * runs one of them.
  */
 async function workBenchWithOntologySize(opts: WorkBenchOptions): Promise<void> {
   const part = process.env.WORK_BENCH_PART ?? 'all';
-  if (part !== 'ontology-size') await runWorkBench(opts);
-  if (part === 'scenarios') return;
-  const lines = await runOntologySizeBench(opts);
+  const runs = (name: string) => part === 'all' || part === name;
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/work-ontology-size-latest.md', `${lines.join('\n')}\n`);
-  console.log(`\n${lines.join('\n')}`);
+  if (runs('scenarios')) await runWorkBench(opts);
+  if (runs('ontology-size')) {
+    const lines = await runOntologySizeBench(opts);
+    writeFileSync('bench/results/work-ontology-size-latest.md', `${lines.join('\n')}\n`);
+    console.log(`\n${lines.join('\n')}`);
+  }
+  if (runs('import')) {
+    const lines = await runImportBench(opts.engines);
+    writeFileSync('bench/results/work-import-latest.md', `${lines.join('\n')}\n`);
+    console.log(`\n${lines.join('\n')}`);
+  }
 }
 
 const run =

@@ -1,7 +1,11 @@
 /**
  * Importing a Dédalo CSV file (src/work/collections/import-records.ts) at size, by hand:
  *
- *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite] [--bulk false]
+ *   npm run build && node dist/bench/work-import.js [--records 100000] [--engines postgres,pglite] [--bulk false] [--json]
+ *
+ * `npm run bench -- --api work` runs it too, once per engine in a child process of its own (so
+ * each peak RSS is that engine's alone) with `--json`: one JSON line per engine on stdout
+ * (bench/work-import-scenario.ts builds the report with the targets from those).
  *
  * Writes a Dédalo CSV of `records` interviews (8 components: code, title and abstract in two
  * languages, informants and audiovisual as locators, date, projects, publishable), imports it
@@ -11,7 +15,7 @@
  * the same table and indexes in the same run (server-side COPY of a file the server writes).
  * Not a test: no assertion, figures go to docs/benchmarks.md.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +67,7 @@ async function main() {
   const engines = arg('--engines', 'postgres,pglite').split(',');
   // `--bulk false`: every row through the per-row path (the figures before the bulk path).
   const bulk = arg('--bulk', 'true') !== 'false';
+  const json = process.argv.includes('--json');
   const dir = mkdtempSync(join(tmpdir(), 'workbench-import-'));
   await chmod(dir, 0o777);
   const file = join(dir, 'oh1.csv');
@@ -96,7 +101,8 @@ async function main() {
           const { ontology } = await loadStoredOntology(db);
           const root = buildUserAccess(ROOT_USER_ID, {} as UserAccessRow);
           global.gc?.();
-          let peak = process.memoryUsage().rss;
+          const rssBefore = process.memoryUsage().rss;
+          let peak = rssBefore;
           const timer = setInterval(() => {
             peak = Math.max(peak, process.memoryUsage().rss);
           }, 20);
@@ -145,7 +151,8 @@ async function main() {
           const total = [...statements.values()].reduce((a, b) => a + b, 0);
           console.error(`${engine}: ${(total / records).toFixed(2)} statements per row`);
           console.error('  per row\tms total\tstatement');
-          for (const [kind, ms] of [...waited].sort((a, b) => b[1] - a[1]).slice(0, 14)) {
+          const profile = [...waited].sort((a, b) => b[1] - a[1]).slice(0, 14);
+          for (const [kind, ms] of profile) {
             console.error(
               `  ${((statements.get(kind) ?? 0) / records).toFixed(3)}\t${Math.round(ms)}\t${kind}`,
             );
@@ -153,6 +160,7 @@ async function main() {
           const rate = report.counts.created / seconds;
           let baseline = 'n/a';
           let ratio = 'n/a';
+          let copyRate: number | null = null;
           if (engine === 'postgres') {
             // The rows as imported, written by the server, removed, and loaded again with COPY.
             const dump = join(dir, 'oh1.copy');
@@ -162,7 +170,7 @@ async function main() {
             await db.query(`DELETE FROM matrix WHERE section_tipo = 'oh1'`);
             const copyStarted = performance.now();
             await db.query(`COPY matrix (${cols}) FROM '${dump}'`);
-            const copyRate = report.counts.created / ((performance.now() - copyStarted) / 1000);
+            copyRate = report.counts.created / ((performance.now() - copyStarted) / 1000);
             baseline = String(Math.round(copyRate));
             ratio = (rate / copyRate).toFixed(2);
           }
@@ -170,6 +178,26 @@ async function main() {
             `| ${engine} | ${report.counts.created} | ${seconds.toFixed(1)} | ${Math.round(rate)} | ${baseline} | ${ratio} | ${Math.round(peak / MB)} |`,
           );
           console.error(lines.at(-1));
+          if (json) {
+            // The kernel's high-water mark of this process (VmHWM): sampling can miss a peak.
+            const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+            console.log(
+              JSON.stringify({
+                engine,
+                records,
+                created: report.counts.created,
+                refused: report.counts.refused,
+                failure: report.failure?.message ?? null,
+                seconds,
+                rate,
+                copyRate,
+                rssBeforeMb: rssBefore / MB,
+                peakRssMb: Math.max(peak, hwm ? Number(hwm[1]) * 1024 : 0) / MB,
+                statementsPerRow: total / records,
+                profile: profile.map(([kind, ms]) => ({ kind, ms, count: statements.get(kind) ?? 0 })),
+              }),
+            );
+          }
         } finally {
           await db.close();
         }
@@ -180,7 +208,7 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(lines.join('\n'));
+  if (!json) console.log(lines.join('\n'));
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,7 @@
 /**
  * The activity log (dd542) through read and count like any section, filtered by user (dd543),
- * action (dd545) and date (dd547), for a caller allowed to read it; never writable.
+ * action (dd545), where (dd546) and date (dd547), for a caller allowed to read it; never
+ * writable. Its texts are filtered from the rows themselves (not in the string side table).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workEngineCases } from '../helpers/work-engines.js';
@@ -104,6 +105,38 @@ describe.each(workEngineCases())('activity log through read and count ($engine)'
     expect(idsOf(ok(await root.post(read(both))))).toEqual(
       all.filter((r) => r.who === 4 && r.what === 'logout').map((r) => r.section_id),
     );
+  });
+
+  it('text filters (what, where) read the rows themselves: the same answers without the log in the string side table', async () => {
+    const { rows: log } = await work.server.db.query<{ section_id: number; what: string; where: string }>(
+      `SELECT section_id, string->'dd545'->0->>'value' AS what, string->'dd546'->0->>'value' AS where
+       FROM matrix_activity WHERE section_tipo = 'dd542' ORDER BY section_id`,
+    );
+    // Migration 15: the activity log's texts are not copied to the trigram side table.
+    const { rows: side } = await work.server.db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM matrix_string_search WHERE section_tipo = 'dd542'`,
+    );
+    expect(side[0]!.n).toBe('0');
+    const ids = (keep: (r: (typeof log)[number]) => boolean) => log.filter(keep).map((r) => r.section_id);
+    const found = async (filter: unknown) => {
+      const total = ok(await root.post(count(filter))).total;
+      const listed = idsOf(ok(await root.post(read(filter)))).sort((a, b) => a - b);
+      expect(listed).toHaveLength(total);
+      return listed;
+    };
+    // where = the section a record was created in; case and accents aside, as any text filter.
+    const created = ids((r) => r.where === 'oh1');
+    expect(created.length).toBeGreaterThan(0);
+    expect(await found({ $and: [leaf('dd546', 'OH1', { q_operator: '=' })] })).toEqual(created);
+    // contains, begins with, and the two of one row at once.
+    expect(await found({ $and: [leaf('dd546', 'h1')] })).toEqual(ids((r) => r.where.includes('h1')));
+    expect(await found({ $and: [leaf('dd545', 'log*')] })).toEqual(
+      ids((r) => r.what === 'login' || r.what === 'logout'),
+    );
+    expect(await found({ $and: [leaf('dd545', 'new', { q_operator: '=' }), leaf('dd546', 'oh')] })).toEqual(
+      ids((r) => r.what === 'new' && r.where.includes('oh')),
+    );
+    expect(await found({ $and: [leaf('dd545', 'nothing-logged')] })).toEqual([]);
   });
 
   it('reads one entry with its values', async () => {

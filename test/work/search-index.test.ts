@@ -3,10 +3,14 @@
  * "contains" filter is planned on the trigram index of matrix_string_search and a relation
  * membership on the relation GIN index (with sequential scans disabled inside a transaction, so
  * the test proves usability rather than the planner's cost choice on a small table). Also checks
- * that the side table follows inserts, updates and deletes.
+ * that the side table follows inserts, updates and deletes, and that the unique check finds the
+ * holders of values through the values index of migration 15.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { componentSpec } from '../../src/work/components/component-values.js';
 import { loadOntology } from '../../src/work/ontology/load-ontology.js';
+import { holdersOfValues } from '../../src/work/records/component-rules.js';
 import { parseSqo } from '../../src/work/search/parse-sqo.js';
 import { buildSearch, countRecords } from '../../src/work/search/search-records.js';
 import { NO_SCOPE } from '../../src/work/search/sqo-sql.js';
@@ -78,6 +82,44 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
     };
     expect(await plan(sqo)).toContain('matrix_relation_gin');
     expect(await countRecords(db, ontology, parseSqo(sqo, ontology), NO_SCOPE)).toBe(ROWS / 100);
+  });
+
+  it('a unique check probes the values index (migration 15), then compares exactly: case and spaces aside, accents count', async () => {
+    const spec = componentSpec(ontology, ontology.node('oh14')!);
+    const key = { section_tipo: 'oh1', section_id: 0 };
+    const holders = (values: string[]) =>
+      db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        let sql = '';
+        let params: readonly unknown[] = [];
+        const found = await holdersOfValues(
+          {
+            query: (text, values) => {
+              sql = text;
+              params = values ?? [];
+              return tx.query(text, values);
+            },
+          },
+          'matrix',
+          key,
+          spec,
+          values,
+        );
+        const { rows } = await tx.query<Record<string, string>>(`EXPLAIN ${sql}`, params);
+        return { found, plan: rows.map((r) => Object.values(r)[0]).join('\n') };
+      });
+    const probe = await holders([
+      'ENTREVISTA ÑANDÚ',
+      `code ${createHash('md5').update('7').digest('hex')}`,
+      'x',
+    ]);
+    expect(probe.plan).toContain('matrix_string_search_value');
+    expect(probe.found).toEqual([
+      { section_id: 7, value: `code ${createHash('md5').update('7').digest('hex')}` },
+      { section_id: 1234, value: 'Entrevista Ñandú' },
+    ]);
+    // The index is only the probe: the rule compares the stored text (unaccented is another value).
+    expect((await holders(['Entrevista Nandu'])).found).toEqual([]);
   });
 
   it('a date or number comparison is planned on the number side table', async () => {

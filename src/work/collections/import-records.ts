@@ -372,7 +372,7 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
         const table = writableSectionTable(ontology, plan.sectionTipo!).table;
         ({ outcome, key } = await writeChangeRow(
           tx,
-          { ontology, access, sectionTipo: plan.sectionTipo!, table, now },
+          { ontology, access, sectionTipo: plan.sectionTipo!, table, now, importId },
           row.row,
           guard,
         ));
@@ -386,7 +386,12 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
               : `${record.section_tipo} is not a section of the ontology${dryRun ? ' (the import installs its thesaurus first)' : ''}`,
           );
         }
-        ({ outcome, key } = await writeCopyRecord(tx, { ontology, access, now, inFile }, record, guard));
+        ({ outcome, key } = await writeCopyRecord(
+          tx,
+          { ontology, access, now, inFile, importId },
+          record,
+          guard,
+        ));
         report.note({
           line: row.line,
           section_tipo: record.section_tipo,
@@ -435,7 +440,11 @@ export async function importRecords(deps: ImportDeps, input: ImportRecordsInput)
     await tx.query('SAVEPOINT import_bulk');
     let outcomes: Awaited<ReturnType<typeof writeCreateRun>>;
     try {
-      outcomes = await writeCreateRun(tx, { ontology, access, sectionTipo, table: bulkTable! }, inputs);
+      outcomes = await writeCreateRun(
+        tx,
+        { ontology, access, sectionTipo, table: bulkTable!, importId },
+        inputs,
+      );
       // A refusal that is not a rule's (a fault) is the per-row path's to raise.
       if (outcomes.some((o, i) => 'refused' in o && !refusalOf(rows[i]!, o.refused))) throw new RollBack();
       await tx.query('RELEASE SAVEPOINT import_bulk');

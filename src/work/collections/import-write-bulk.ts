@@ -3,7 +3,7 @@
  * each CREATE a record is written with a handful of multi-row statements instead of a save per
  * component, and writes exactly what the per-row path (import-write-row.ts) would: the same
  * record rows (values, item counters, versions, creation and modification stamps), one history
- * row per component written and one activity row for the creation and per component, in the
+ * row per component written and one activity row per record (import-activity.ts), in the
  * same order (so the same ids on a fresh database), the section counter moved to the same value.
  *
  * The rules are the save path's own functions: applyChanges on each value, the comparison that
@@ -40,12 +40,13 @@ import {
 } from '../records/component-rules.js';
 import { creatorProjectFilter, projectFilterOf } from '../records/create-record.js';
 import { checkedAddedLocators, historyItems, missingTargetError } from '../records/save-component.js';
-import { type ActivityEntry, logActivities } from '../store/activity.js';
+import { logActivities } from '../store/activity.js';
 import { recordComponentHistories } from '../store/history.js';
 import { DATA_COLUMNS, type MatrixTable } from '../store/matrix-tables.js';
 import { checkedTable, componentItems, lastItemId, type MatrixRow } from '../store/record-rows.js';
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
+import { importActivity } from './import-activity.js';
 import { ChangeRefused, type ChangeRow, noHooks, withoutIds } from './import-write-row.js';
 
 /** A row the bulk path may take: it creates its record and every change is a plain value. */
@@ -111,6 +112,8 @@ export interface BulkContext {
   access: UserAccess;
   sectionTipo: string;
   table: MatrixTable;
+  /** The run's id: each record's activity row names it. */
+  importId: number | null;
 }
 
 /** The record as create-record.ts inserts it (its project filter only), in memory. */
@@ -512,28 +515,21 @@ export async function writeCreateRun(
   // A record created meanwhile by another transaction: the per-row path refuses that row.
   if (rowCount !== accepted.length) throw new BulkFallBack('a record of the run exists already');
 
-  const activity: ActivityEntry[] = accepted.flatMap((a) => [
-    {
-      userId: access.userId,
-      what: 'new',
-      where: sectionTipo,
-      when: a.now,
-      data: { section_id: a.key.section_id },
-    },
-    ...a.writes.map((w) => ({
-      userId: access.userId,
-      what: 'save',
-      where: w.spec.tipo,
-      when: a.now,
-      data: {
-        section_tipo: sectionTipo,
-        section_id: a.key.section_id,
-        lang: w.lang,
-        actions: ['set_data'],
-      },
-    })),
-  ]);
-  await logActivities(tx, activity);
+  // One activity row per record, as the per-row path writes it.
+  await logActivities(
+    tx,
+    accepted.map((a) =>
+      importActivity({
+        userId: access.userId,
+        sectionTipo,
+        sectionId: a.key.section_id,
+        created: true,
+        components: a.writes.map((w) => w.spec.tipo),
+        importId: ctx.importId,
+        when: a.now,
+      }),
+    ),
+  );
   if (counter.current !== null) {
     await tx.query(
       `INSERT INTO matrix_counter (section_tipo, value) VALUES ($1, $2)

@@ -29,6 +29,7 @@ import {
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import { CellRefused } from './cell-changes.js';
+import { importActivity } from './import-activity.js';
 import { assertNotLocked, ChangeRefused, canonical, type RowOutcome } from './import-write-row.js';
 import type { MatrixCopyRecord } from './read-matrix-copy.js';
 
@@ -38,6 +39,8 @@ export interface CopyWriteContext {
   now: Date;
   /** `section_tipo section_id` of every record the file holds (a link may point forward). */
   inFile: ReadonlySet<string>;
+  /** The run's id: the record's activity row names it. */
+  importId: number | null;
 }
 
 const keyOf = (sectionTipo: string, sectionId: unknown) => `${sectionTipo} ${Number(sectionId)}`;
@@ -106,6 +109,8 @@ export async function writeCopyRecord(
       sectionId: record.section_id,
       userId: access.userId,
       projectIds: access.projectIds,
+      // One activity row for the whole record, below.
+      activity: false,
       now,
     });
     created = true;
@@ -140,14 +145,19 @@ export async function writeCopyRecord(
       written = true;
     }
   }
-  if (tipos.length > 0) {
-    await logActivity(tx, {
-      userId: access.userId,
-      what: 'save',
-      where: sectionTipo,
-      when: now,
-      data: { section_tipo: sectionTipo, section_id: record.section_id, components: tipos },
-    });
+  if (created || tipos.length > 0) {
+    await logActivity(
+      tx,
+      importActivity({
+        userId: access.userId,
+        sectionTipo,
+        sectionId: record.section_id,
+        created,
+        components: tipos,
+        importId: ctx.importId,
+        when: now,
+      }),
+    );
   }
   // Dédalo's stamps, after the writes (which stamp the record as modified now).
   const stamps = STAMPS.filter((s) => record[s] !== undefined);

@@ -2,9 +2,10 @@
  * Writing one row of a CSV import (Dédalo CSV or a mapped spreadsheet) inside the caller's
  * transaction, through the API's own write paths: the record is created by create-record.ts
  * (with the row's id when it names one, the counter moved past it), each changed component is
- * saved by records/save-component.ts (history, version, observers, inverse references, activity,
- * the rights ceiling), with the same checks as `create` and `save` (level, project scope, the
- * global-admin flag). A component whose value would not change is not written at all, so a file
+ * saved by records/save-component.ts (history, version, observers, inverse references, the
+ * rights ceiling), with the same checks as `create` and `save` (level, project scope, the
+ * global-admin flag). The record gets ONE activity row for the whole row (import-activity.ts)
+ * instead of one for its creation and one per component saved. A component whose value would not change is not written at all, so a file
  * imported twice writes nothing the second time. Media and components of models this archive
  * does not implement keep their stored items: they are written by the store's one component
  * write (history row and version) since save refuses them.
@@ -28,6 +29,7 @@ import { componentItems, lastItemId, type MatrixRow, readRecord } from '../store
 import type { RecordKey } from '../store/records.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import type { ComponentChange } from './cell-changes.js';
+import { importActivity } from './import-activity.js';
 import { resolveByKey } from './match-by-key.js';
 import type { MappedChange } from './read-mapped-csv.js';
 
@@ -39,6 +41,8 @@ export interface ImportWriteContext {
   sectionTipo: string;
   table: MatrixTable;
   now: Date;
+  /** The run's id (null in a dry run): the record's activity row names it. */
+  importId: number | null;
 }
 
 export interface ChangeRow {
@@ -108,7 +112,8 @@ async function openRecord(
   guard: AccountGuard,
 ): Promise<{ key: RecordKey; record: MatrixRow; created: boolean }> {
   const { ontology, access, sectionTipo, table, now } = ctx;
-  const base = { sectionTipo, userId: access.userId, projectIds: access.projectIds, now };
+  // The row's one activity row is written by writeChangeRow once the record is written.
+  const base = { sectionTipo, userId: access.userId, projectIds: access.projectIds, now, activity: false };
   let created = false;
   let key: RecordKey;
   if (row.action === 'create' || row.sectionId === undefined) {
@@ -179,18 +184,6 @@ async function writeStored(
     userId: ctx.access.userId,
     now: ctx.now,
   });
-  await logActivity(tx, {
-    userId: ctx.access.userId,
-    what: 'save',
-    where: change.tipo,
-    when: ctx.now,
-    data: {
-      section_tipo: key.section_tipo,
-      section_id: key.section_id,
-      lang: NO_LANG,
-      actions: ['set_data'],
-    },
-  });
   record[change.column] = { ...record[change.column], [change.tipo]: [...items] };
   record.meta = { ...record.meta, [change.tipo]: lastId };
   record.versions = { ...record.versions, [change.tipo]: version };
@@ -209,20 +202,19 @@ export async function writeChangeRow(
   const { key, created } = opened;
   let record = opened.record;
   let written = false;
+  const components: string[] = [];
   for (const change of row.changes) {
     try {
       if (
         change.kind === 'stored' ||
         (change.kind === 'clear' && (change.column === 'media' || change.column === 'misc'))
       ) {
-        written =
-          (await writeStored(
-            tx,
-            ctx,
-            key,
-            record,
-            change as ComponentChange & { kind: 'stored' | 'clear' },
-          )) || written;
+        if (
+          await writeStored(tx, ctx, key, record, change as ComponentChange & { kind: 'stored' | 'clear' })
+        ) {
+          components.push(change.tipo);
+          written = true;
+        }
         continue;
       }
       const spec = componentSpec(ontology, ontology.node(change.tipo)!);
@@ -256,9 +248,11 @@ export async function writeChangeRow(
           projectIds: access.projectIds,
           ...(isGlobalAdmin(access) ? {} : { filterProjectsAllowed: access.projectIds }),
           guard,
+          activity: false,
           now,
         });
         record = outcome.row;
+        components.push(spec.tipo);
         written = true;
       }
     } catch (error) {
@@ -267,5 +261,19 @@ export async function writeChangeRow(
   }
   // A created user or profile is judged even when the row wrote nothing into it.
   if (created) await guard.afterChange(tx, key);
+  if (created || written) {
+    await logActivity(
+      tx,
+      importActivity({
+        userId: access.userId,
+        sectionTipo,
+        sectionId: key.section_id,
+        created,
+        components,
+        importId: ctx.importId,
+        when: now,
+      }),
+    );
+  }
   return { outcome: created ? 'created' : written ? 'updated' : 'unchanged', key };
 }

@@ -26,6 +26,11 @@ export interface CreateRecordArgs {
   userId: number;
   /** The creator's projects (dd170); empty means the default project dd153/1. */
   projectIds: readonly number[];
+  /**
+   * False: no 'new' activity row, the caller writes one for the whole record (an import logs one
+   * row per record it writes, docs/import-export.md). Default true.
+   */
+  activity?: boolean;
   now: Date;
 }
 
@@ -132,6 +137,7 @@ export async function createRecordIn(
   }
   const key = { section_tipo: args.sectionTipo, section_id: sectionId };
   await insertNewRow(tx, table, key, columns, meta, args.userId, args.now);
+  if (args.activity === false) return sectionId;
   await logActivity(tx, {
     userId: args.userId,
     what: 'new',
@@ -161,6 +167,7 @@ export async function createRecordWithIdIn(
   const key = { section_tipo: args.sectionTipo, section_id: args.sectionId };
   await insertNewRow(tx, table, key, columns, {}, args.userId, args.now);
   await moveCounterPast(tx, table, args.sectionTipo, args.sectionId);
+  if (args.activity === false) return;
   await logActivity(tx, {
     userId: args.userId,
     what: 'new',

@@ -74,6 +74,11 @@ export interface SaveComponentArgs {
    * user or profile record the save wrote or created after it, before the commit.
    */
   guard?: AccountGuard;
+  /**
+   * False: no activity row for this save, the caller writes one for the whole record (an import
+   * logs one row per record it writes, docs/import-export.md). Default true.
+   */
+  activity?: boolean;
   now: Date;
 }
 
@@ -408,6 +413,9 @@ export async function saveComponentIn(
     }
   }
 
+  if (args.activity === false) {
+    return { items: applied.items, createdSectionIds: applied.createdSectionIds, written, row };
+  }
   await logActivity(tx, {
     userId,
     what: 'save',

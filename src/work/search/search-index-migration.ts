@@ -21,7 +21,7 @@ import { MATRIX_TABLES, MATRIX_TABLES_V1 } from '../store/matrix-tables.js';
 import type { Migration } from '../store/migration.js';
 
 /** The component whose values are never indexed (component_password). */
-const PASSWORD_TIPO = 'dd133';
+export const PASSWORD_TIPO = 'dd133';
 
 /** Items of one component value (`c.value`), or none when it is not an array. */
 const itemsOf = (value: string) =>

@@ -7,6 +7,7 @@
  * How each leaf is answered (docs/work-sqo.md):
  * - text: the `matrix_string_search` side table (lower(unaccent(value)) with a trigram index,
  *   migration 4) through LIKE patterns; a record matches when one of its values matches.
+ *   The activity log is not in it (string-search-tables.ts): the same patterns on its rows' items.
  * - numbers and dates: the component's items (work_jsonb_numeric / work_date_time).
  * - relations: containment `relation @> {"<tipo>":[{section_tipo, section_id}]}` (the GIN index),
  *   once with a numeric and once with a text section_id (imported data stores "3").
@@ -16,6 +17,7 @@ import { COMPONENT_MODELS, isComponentModel } from '../ontology/component-models
 import type { Ontology } from '../ontology/load-ontology.js';
 import { DATA_COLUMNS, type DataColumn, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
 import type { FilterNode, LeafTest, OrderItem, PathStep, Sqo } from './sqo-types.js';
+import { inStringSearch } from './string-search-tables.js';
 
 export interface SqlCondition {
   sql: string;
@@ -112,7 +114,9 @@ export class SqoSqlBuilder {
     const first = node.path[0]!;
     // A leaf about another section of a multi-section SQO does not hold in this one.
     if (first.section_tipo !== undefined && first.section_tipo !== sectionTipo) return 'FALSE';
-    return this.leafAt(node.path, 0, alias, (a, step) => this.tests(node.tests, step, a, node.lang));
+    return this.leafAt(node.path, 0, alias, sectionTipo, (a, step, section) =>
+      this.tests(node.tests, step, a, node.lang, section),
+    );
   }
 
   /**
@@ -123,10 +127,11 @@ export class SqoSqlBuilder {
     path: PathStep[],
     i: number,
     alias: string,
-    test: (alias: string, step: PathStep) => string,
+    sectionTipo: string,
+    test: (alias: string, step: PathStep, sectionTipo: string) => string,
   ): string {
     const step = path[i]!;
-    if (i === path.length - 1) return test(alias, step);
+    if (i === path.length - 1) return test(alias, step, sectionTipo);
     const next = path[i + 1]!;
     const nextSection = next.section_tipo!;
     const nextTable = tableOf(this.ontology, nextSection);
@@ -139,22 +144,38 @@ export class SqoSqlBuilder {
       JOIN ${nextTable} ${h} ON ${h}.section_tipo = ${sectionParam}
         AND ${h}.section_id = (CASE WHEN ${l}.v ->> 'section_id' ~ '^-?[0-9]{1,9}$' THEN (${l}.v ->> 'section_id')::integer END)
       WHERE ${l}.v ->> 'section_tipo' = ${sectionParam} AND ${h}.section_id > 0${scope ? ` AND ${scope}` : ''}
-        AND ${this.leafAt(path, i + 1, h, test)})`;
+        AND ${this.leafAt(path, i + 1, h, nextSection, test)})`;
   }
 
-  private tests(tests: LeafTest[], step: PathStep, alias: string, lang: string | undefined): string {
-    const parts = tests.map((t) => this.test(t, step, alias, lang));
+  private tests(
+    tests: LeafTest[],
+    step: PathStep,
+    alias: string,
+    lang: string | undefined,
+    sectionTipo: string,
+  ): string {
+    const parts = tests.map((t) => this.test(t, step, alias, lang, sectionTipo));
     return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
   }
 
-  private test(test: LeafTest, step: PathStep, alias: string, lang: string | undefined): string {
+  private test(
+    test: LeafTest,
+    step: PathStep,
+    alias: string,
+    lang: string | undefined,
+    sectionTipo: string,
+  ): string {
     const tipo = step.component_tipo;
     if (tipo === 'section_id' || tipo === 'id') return this.structural(test, `${alias}.section_id`, alias);
     if (tipo === 'section_tipo') return this.structural(test, `${alias}.section_tipo`, alias);
     const node = this.ontology.node(tipo);
     if (!node || !isComponentModel(node.model)) throw new Error(`search: ${tipo} is not a component`);
     const column = COMPONENT_MODELS[node.model].column;
-    if (column === 'string') return this.textTest(test, tipo, alias, lang);
+    if (column === 'string') {
+      return inStringSearch(tableOf(this.ontology, sectionTipo))
+        ? this.textTest(test, tipo, alias, lang)
+        : this.ownTextTest(test, tipo, alias, lang);
+    }
     if (column === 'number' || column === 'date') return this.numberTest(test, tipo, alias);
     const items = () =>
       arrayOf(`${alias}.${columnOf(this.ontology, tipo)} -> ${this.params.add(tipo, '::text')}`);
@@ -222,11 +243,46 @@ export class SqoSqlBuilder {
   /** Text: through the normalised side table (trigram index). */
   private textTest(test: LeafTest, tipo: string, alias: string, lang: string | undefined): string {
     const s = this.alias('s');
-    const where = [`${s}.component_tipo = ${this.params.add(tipo, '::text')}`];
-    if (lang !== undefined) where.push(`${s}.lang = ${this.params.add(lang, '::text')}`);
+    const { where, negate } = this.textConditions(test, tipo, lang, `${s}.lang`, `${s}.value_norm`);
+    where.unshift(`${s}.component_tipo = ${this.params.add(tipo, '::text')}`);
+    const cond = `(${alias}.section_tipo, ${alias}.section_id) IN (SELECT ${s}.section_tipo, ${s}.section_id
+      FROM matrix_string_search ${s} WHERE ${where.join(' AND ')})`;
+    return negate ? `NOT ${cond}` : cond;
+  }
+
+  /**
+   * Text of a table outside the side table (string-search-tables.ts: the activity log): the same
+   * test on the row's own items, normalised as the side table's trigger would (migration 4's
+   * stringRowsOf), so a filter matches the same records either way, without an index.
+   */
+  private ownTextTest(test: LeafTest, tipo: string, alias: string, lang: string | undefined): string {
+    const e = this.alias('e');
+    const { where, negate } = this.textConditions(
+      test,
+      tipo,
+      lang,
+      `COALESCE(NULLIF(${e}.item ->> 'lang', ''), 'lg-nolan')`,
+      `lower(unaccent(${e}.item ->> 'value'))`,
+    );
+    where.unshift(`jsonb_typeof(${e}.item -> 'value') = 'string'`);
+    const items = arrayOf(`${alias}.string -> ${this.params.add(tipo, '::text')}`);
+    const cond = `EXISTS (SELECT 1 FROM jsonb_array_elements(${items}) AS ${e}(item) WHERE ${where.join(' AND ')})`;
+    return negate ? `NOT ${cond}` : cond;
+  }
+
+  /** A text test's conditions on a language and a normalised value (side table or own items). */
+  private textConditions(
+    test: LeafTest,
+    tipo: string,
+    lang: string | undefined,
+    langSql: string,
+    valueSql: string,
+  ): { where: string[]; negate: boolean } {
+    const where: string[] = [];
+    if (lang !== undefined) where.push(`${langSql} = ${this.params.add(lang, '::text')}`);
     let negate = false;
     if (test.kind === 'presence') {
-      where.push(`${s}.value_norm <> ''`);
+      where.push(`${valueSql} <> ''`);
       negate = !test.present;
     } else if (test.kind === 'text') {
       negate = test.negate;
@@ -242,14 +298,12 @@ export class SqoSqlBuilder {
                 ? `%${w}`
                 : w;
         const param = this.params.add(pattern, '::text');
-        where.push(`${s}.value_norm LIKE ${known === undefined ? `lower(unaccent(${param}))` : param}`);
+        where.push(`${valueSql} LIKE ${known === undefined ? `lower(unaccent(${param}))` : param}`);
       }
     } else {
       throw new Error(`search: test ${test.kind} does not apply to text ${tipo}`);
     }
-    const cond = `(${alias}.section_tipo, ${alias}.section_id) IN (SELECT ${s}.section_tipo, ${s}.section_id
-      FROM matrix_string_search ${s} WHERE ${where.join(' AND ')})`;
-    return negate ? `NOT ${cond}` : cond;
+    return { where, negate };
   }
 
   /**

@@ -2,7 +2,7 @@
  * The import's bulk path (src/work/collections/import-write-bulk.ts) on both engines: the same
  * file imported into two identical databases, once row by row (`bulk: false`) and once in bulk,
  * leaves the same records (values, item counters, versions, stamps), the same history and
- * activity rows (same ids: written in the same order), the same search rows, the same undo
+ * activity rows (one per record; same ids: written in the same order), the same search rows, the same undo
  * records, the same counter and the same report; a file with refused rows refuses the same rows
  * for the same reasons and writes the same values (for an administrator and for a cataloguer
  * without the right to save one component or to use another project); a database error in a
@@ -219,6 +219,8 @@ describe.each(workEngineCases())('the import bulk path ($engine)', (engine) => {
     const expected = await stored(perRowDb);
     expect(expected.records.length).toBe(6);
     expect(expected.history.length).toBeGreaterThan(20);
+    // One activity row per record written (5 created, 2 updated), not one per component.
+    expect(expected.activity.length).toBe(7);
     expect(await stored(bulkDb)).toEqual(expected);
     // The bulk path ran: the new records' history rows went in a few statements.
     const history = /INSERT INTO matrix_time_machine/;

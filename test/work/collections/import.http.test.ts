@@ -149,11 +149,24 @@ describe.each(workEngineCases())('importing collection files ($engine)', (engine
       [report.import_id],
     );
     expect(Number(tagged[0]!.n)).toBeGreaterThanOrEqual(6);
-    const activity = await query<{ what: string }>(
-      `SELECT string->'dd545'->0->>'value' AS what FROM matrix_activity WHERE import_id = $1`,
+    // One activity row per record written (not one per component): 'new' for the two created,
+    // 'save' for the one updated, each naming the import and the components it wrote.
+    const activity = await query<{ what: string; where: string; data: unknown }>(
+      `SELECT string->'dd545'->0->>'value' AS what, string->'dd546'->0->>'value' AS where,
+              misc->'dd551'->0->'value' AS data
+       FROM matrix_activity WHERE import_id = $1 ORDER BY section_id`,
       [report.import_id],
     );
-    expect(activity.map((a) => a.what).sort()).toEqual(expect.arrayContaining(['new', 'new', 'save']));
+    const logged = (what: string, sectionId: number, components: string[]) => ({
+      what,
+      where: 'oh1',
+      data: { section_tipo: 'oh1', section_id: sectionId, import_id: report.import_id, components },
+    });
+    expect(activity).toEqual([
+      logged('new', 2, ['oh14', 'oh16', 'oh29', 'oh24']),
+      logged('new', 40, ['oh14', 'oh29']),
+      logged('save', 1, ['oh14']),
+    ]);
   });
 
   it('an unchanged file imported again writes nothing: no history row, no new version', async () => {
