@@ -66,7 +66,16 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
       section_tipo: 'oh1',
       filter: { $and: [{ q: 'entrev*', path: [{ component_tipo: 'oh14' }] }] },
     };
-    expect(await plan(begins)).toContain('matrix_string_search_trgm');
+    // A prefix is a range of the btree (migration 16), not a read of every leading trigram's
+    // posting list; an equality likewise.
+    expect(await plan(begins)).toContain('matrix_string_search_pattern');
+    expect(await countRecords(db, ontology, parseSqo(begins, ontology), NO_SCOPE)).toBe(1);
+    const exact = {
+      section_tipo: 'oh1',
+      filter: { $and: [{ q: '==entrevista nandu', path: [{ component_tipo: 'oh14' }] }] },
+    };
+    expect(await plan(exact)).toContain('matrix_string_search_pattern');
+    expect(await countRecords(db, ontology, parseSqo(exact, ontology), NO_SCOPE)).toBe(1);
   });
 
   it('a relation membership is planned on the relation GIN index', async () => {

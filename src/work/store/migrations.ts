@@ -9,6 +9,7 @@ import {
   searchTriggers,
   searchTruncateFunction,
 } from '../search/search-index-migration.js';
+import { SORT_KEY_MIGRATION } from '../search/sort-key-migration.js';
 import { MATRIX_TABLES_V1 } from './matrix-tables.js';
 import type { Migration } from './migration.js';
 
@@ -450,4 +451,5 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  SORT_KEY_MIGRATION,
 ];
