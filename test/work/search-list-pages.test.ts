@@ -156,6 +156,31 @@ describe.each(workEngineCases())('list pages ($engine)', (engine) => {
     );
   });
 
+  it('a value too long for a btree entry is stored, found by prefix and ordered by its start', async () => {
+    // 6,000 characters that do not compress (a transcription's worth of md5 hex).
+    const long = (
+      await db.query<{ v: string }>(
+        "SELECT 'LONG ' || string_agg(md5(g::text), '' ORDER BY g) AS v FROM generate_series(1, 200) AS g",
+      )
+    ).rows[0]!.v;
+    await db.query(
+      `INSERT INTO matrix (section_tipo, section_id, string)
+       VALUES ('oh1', 9100, jsonb_build_object('oh14', jsonb_build_array(jsonb_build_object('id', 1, 'lang', 'lg-nolan', 'value', $1::text))))`,
+      [long],
+    );
+    const leaf = (q: string) => ({ filter: { $and: [{ q, path: [{ component_tipo: 'oh14' }] }] } });
+    expect(await ids(leaf(`${long.slice(0, 40)}*`))).toEqual([9100]);
+    expect(await ids(leaf(`${long.slice(0, 400)}*`))).toEqual([9100]);
+    // q is at most 1000 characters: an exact match of the whole value through the store.
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM matrix_string_search WHERE component_tipo = 'oh14' AND value_norm = lower($1::text)`,
+      [long],
+    );
+    expect(rows[0]!.n).toBe('1');
+    expect((await ids({ order: [{ direction: 'DESC', path: [{ component_tipo: 'oh14' }] }] }))[0]).toBe(9100);
+    await db.query(`DELETE FROM matrix WHERE section_tipo = 'oh1' AND section_id = 9100`);
+  });
+
   it('the sort keys follow inserts, updates, deletes and truncates', async () => {
     const keys = async (sectionTipo: string, sectionId: number) =>
       (

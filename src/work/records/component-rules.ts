@@ -133,6 +133,15 @@ export async function holdersOfValues(
 ): Promise<{ section_id: number; value: string }[]> {
   const items_ = `CASE WHEN jsonb_typeof(m.${spec.column} -> $3::text) = 'array'
     THEN m.${spec.column} -> $3::text ELSE '[]'::jsonb END`;
+  // The candidates come from an index of the search side tables (migrations 4 and 16: every
+  // record holding the value has a row there), the exact comparison is then made on their JSON.
+  const candidates =
+    spec.kind === 'text'
+      ? `SELECT s.section_id FROM matrix_string_search s WHERE s.section_tipo = $1::text
+           AND s.component_tipo = $3::text
+           AND s.value_key = ANY(SELECT md5(lower(v)) FROM unnest($4::text[]) AS v)`
+      : `SELECT n.section_id FROM matrix_number_search n WHERE n.section_tipo = $1::text
+           AND n.component_tipo = $3::text AND n.value = ANY($4::numeric[])`;
   const match =
     spec.kind === 'text'
       ? `jsonb_typeof(i.item -> 'value') = 'string'
@@ -142,7 +151,8 @@ export async function holdersOfValues(
   const { rows } = await tx.query<{ section_id: number; value: string }>(
     `SELECT m.section_id, btrim(i.item ->> 'value') AS value
      FROM ${table} m, jsonb_array_elements(${items_}) AS i(item)
-     WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer AND ${match}
+     WHERE m.section_tipo = $1::text AND m.section_id <> $2::integer
+       AND m.section_id IN (${candidates}) AND ${match}
      ORDER BY m.section_id${limit === undefined ? '' : ` LIMIT ${Number(limit)}`}`,
     [key.section_tipo, key.section_id, spec.tipo, values.map(String)],
   );

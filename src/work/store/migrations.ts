@@ -4,12 +4,13 @@
  * of single statements (PGlite's extended protocol runs one statement per call) that
  * migrate-schema.ts applies in one transaction.
  */
+
+import { LIST_INDEX_MIGRATION } from '../search/list-index-migration.js';
 import {
   SEARCH_INDEX_MIGRATION,
   searchTriggers,
   searchTruncateFunction,
 } from '../search/search-index-migration.js';
-import { SORT_KEY_MIGRATION } from '../search/sort-key-migration.js';
 import { MATRIX_TABLES_V1 } from './matrix-tables.js';
 import type { Migration } from './migration.js';
 
@@ -451,5 +452,5 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
-  SORT_KEY_MIGRATION,
+  LIST_INDEX_MIGRATION,
 ];
