@@ -89,6 +89,25 @@ describe.each(workEngineCases())('list pages through the API ($engine)', (engine
     expect(await ids(codeFilter('OH-6*'))).toEqual([]);
   });
 
+  it('a unique code saved at once on two records is refused once; different codes both pass', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const same = `SAME-${round}`;
+      const answers = await Promise.all([
+        root.post(save('oh14', 7, 'lg-nolan', same)),
+        root.post(save('oh14', 8, 'lg-nolan', same)),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('record.duplicate_value');
+      expect(await ids(codeFilter(`==${same}`))).toHaveLength(1);
+    }
+    const distinct = await Promise.all([
+      root.post(save('oh14', 7, 'lg-nolan', 'OWN-7')),
+      root.post(save('oh14', 8, 'lg-nolan', 'OWN-8')),
+    ]);
+    expect(distinct.map((a) => a.status)).toEqual([200, 200]);
+    expect(await ids(codeFilter('own-*'))).toEqual([7, 8]);
+  });
+
   it('a deleted record leaves the ordered page and comes back when restored', async () => {
     const removed = await root.post({
       action: 'delete',
