@@ -35,6 +35,7 @@ import mysql from 'mysql2/promise';
 import { writeMariadbDemo, writeSqliteDemo } from '../src/demo/index.js';
 import { backtickDialect, doubleQuoteDialect } from '../src/publication/db/sql-builder.js';
 import { type LoopResult, mariadbCeiling, sqliteCeiling } from './ceiling.js';
+import { cpuMicros } from './process-cpu.js';
 import { runPublishBench } from './run-publish-bench.js';
 import { runWorkBench, type WorkBenchOptions } from './run-work-bench.js';
 import { type BenchScenario, type Fixture, v2Scenarios } from './scenarios.js';
@@ -229,16 +230,6 @@ function resetPeak(pid: number): void {
 interface Measured extends LoopResult {
   errors: number;
   requests: number;
-}
-
-/**
- * CPU time the process has used (user + system, all threads), in microseconds. Per request, it
- * is disturbed less than req/s by other work on a shared machine.
- */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** The local MariaDB server's process, when it runs on this machine (its CPU joins the SQL cost). */

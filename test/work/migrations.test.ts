@@ -56,6 +56,7 @@ describe.each(workEngineCases())('schema migrations ($engine)', ({ freshDatabase
       'matrix_ontology_main',
       'matrix_profiles',
       'matrix_projects',
+      'matrix_sort_key',
       'matrix_string_search',
       'matrix_time_machine',
       'matrix_users',

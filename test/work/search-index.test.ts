@@ -70,7 +70,16 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
       section_tipo: 'oh1',
       filter: { $and: [{ q: 'entrev*', path: [{ component_tipo: 'oh14' }] }] },
     };
-    expect(await plan(begins)).toContain('matrix_string_search_trgm');
+    // A prefix is a range of the btree (migration 16), not a read of every leading trigram's
+    // posting list; an equality likewise.
+    expect(await plan(begins)).toContain('matrix_string_search_pattern');
+    expect(await countRecords(db, ontology, parseSqo(begins, ontology), NO_SCOPE)).toBe(1);
+    const exact = {
+      section_tipo: 'oh1',
+      filter: { $and: [{ q: '==entrevista nandu', path: [{ component_tipo: 'oh14' }] }] },
+    };
+    expect(await plan(exact)).toContain('matrix_string_search_pattern');
+    expect(await countRecords(db, ontology, parseSqo(exact, ontology), NO_SCOPE)).toBe(1);
   });
 
   it('a relation membership is planned on the relation GIN index', async () => {
@@ -84,7 +93,7 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
     expect(await countRecords(db, ontology, parseSqo(sqo, ontology), NO_SCOPE)).toBe(ROWS / 100);
   });
 
-  it('a unique check probes the values index (migration 15), then compares exactly: case and spaces aside, accents count', async () => {
+  it('a unique check probes the values index (migration 16, value_key), then compares exactly: case and spaces aside, accents count', async () => {
     const spec = componentSpec(ontology, ontology.node('oh14')!);
     const key = { section_tipo: 'oh1', section_id: 0 };
     const holders = (values: string[]) =>
@@ -113,7 +122,7 @@ describe.each(workEngineCases())('search indexes ($engine)', (engine) => {
       `code ${createHash('md5').update('7').digest('hex')}`,
       'x',
     ]);
-    expect(probe.plan).toContain('matrix_string_search_value');
+    expect(probe.plan).toContain('matrix_string_search_unique');
     expect(probe.found).toEqual([
       { section_id: 7, value: `code ${createHash('md5').update('7').digest('hex')}` },
       { section_id: 1234, value: 'Entrevista Ñandú' },

@@ -25,6 +25,8 @@ import type { SqlQueryable } from '../store/sql-client.js';
 
 /** The advisory lock namespace of unique checks (the first key of the two-key form). */
 const UNIQUE_LOCK_NAMESPACE = 7_400_014;
+/** The namespace of one compared value's lock (saves). */
+const UNIQUE_VALUE_LOCK_NAMESPACE = 7_400_015;
 
 export interface ComponentRules {
   mandatory: boolean;
@@ -86,7 +88,7 @@ export function comparedValues(spec: ComponentSpec, items: readonly unknown[]): 
 
 /**
  * Refuses a new value of a unique component that another record of the section holds. Takes the
- * (section, component) advisory lock first; it is held until the transaction ends.
+ * value locks first (lockUniqueValues); they are held until the transaction ends.
  */
 export async function assertUniqueValues(
   tx: SqlQueryable,
@@ -99,7 +101,7 @@ export async function assertUniqueValues(
   if (!isUniqueChecked(ontology, spec)) return;
   const values = comparedValues(spec, items);
   if (values.length === 0) return;
-  await lockUniqueComponent(tx, key.section_tipo, spec.tipo);
+  await lockUniqueValues(tx, key.section_tipo, spec.tipo, values);
   const other = (await holdersOfValues(tx, table, key, spec, values, 1))[0];
   if (other) throw duplicateValueError(ontology, spec, key.section_tipo, other.section_id, other.value);
 }
@@ -109,7 +111,37 @@ export function isUniqueChecked(ontology: Ontology, spec: ComponentSpec): boolea
   return componentRules(ontology.node(spec.tipo)).unique && (spec.kind === 'text' || spec.kind === 'number');
 }
 
-/** The (section, component) advisory lock of unique checks, held until the transaction ends. */
+/**
+ * A save's locks: the (section, component) key shared, so an import's exclusive hold
+ * (lockUniqueComponent) and the saves wait for each other, and each compared value's key
+ * exclusive, in hash order (no deadlock between saves of several values): two saves wait for
+ * each other only when they write the same value, instead of every save of the component in
+ * the section queueing behind the one before it. Keys are computed as the check compares:
+ * lower() of the trimmed text in the database, numbers by their JavaScript form.
+ */
+async function lockUniqueValues(
+  tx: SqlQueryable,
+  sectionTipo: string,
+  tipo: string,
+  values: readonly (string | number)[],
+): Promise<void> {
+  // One statement (a round trip less per save); the order between the shared key and the value
+  // keys does not matter: an import never waits on a value key. The check runs in the next
+  // statement, so its snapshot sees what a save that held a key before us committed.
+  const component = `${sectionTipo}.${tipo}`;
+  await tx.query(
+    `SELECT pg_advisory_xact_lock_shared($1::integer, hashtext($2::text)),
+       (SELECT count(*) FROM (SELECT pg_advisory_xact_lock($3::integer, h.k) FROM (
+          SELECT DISTINCT hashtext($2::text || '|' || lower(v)) AS k FROM unnest($4::text[]) AS v
+        ) h ORDER BY h.k) AS taken)`,
+    [UNIQUE_LOCK_NAMESPACE, component, UNIQUE_VALUE_LOCK_NAMESPACE, values.map(String)],
+  );
+}
+
+/**
+ * The (section, component) advisory lock of unique checks, exclusive (an import's bulk check of
+ * many values at once), held until the transaction ends.
+ */
 export async function lockUniqueComponent(
   tx: SqlQueryable,
   sectionTipo: string,
@@ -141,8 +173,8 @@ export async function holdersOfValues(
          AND lower(btrim(i.item ->> 'value')) = ANY(SELECT lower(v) FROM unnest($4::text[]) AS v)`
       : `jsonb_typeof(i.item -> 'value') = 'number'
          AND (i.item ->> 'value')::numeric = ANY($4::numeric[])`;
-  // The records that may hold a value, from the search side tables' indexes (a superset: the
-  // side tables hold lower(unaccent(value)) of every text and every number), compared exactly
+  // The records that may hold a value, from the search side tables' indexes (migrations 4 and
+  // 16: `value_key` is md5 of the trimmed, lower-cased text; numbers as they are), compared exactly
   // by `match` on the record itself. Without it the check read the whole section's values.
   // One index probe per value (OFFSET 0 keeps the subquery from being flattened into a join):
   // with `= ANY(...)` and the statistics of a table an import is filling, the planner read every
@@ -152,7 +184,7 @@ export async function holdersOfValues(
       ? `SELECT c.section_id FROM unnest($4::text[]) AS v(v), LATERAL (
            SELECT s.section_id FROM matrix_string_search s
            WHERE s.section_tipo = $1::text AND s.component_tipo = $3::text
-             AND md5(btrim(s.value_norm)) = md5(btrim(lower(unaccent(v.v)))) OFFSET 0) AS c`
+             AND s.value_key = md5(lower(v.v)) OFFSET 0) AS c`
       : `SELECT c.section_id FROM unnest($4::numeric[]) AS v(v), LATERAL (
            SELECT n.section_id FROM matrix_number_search n
            WHERE n.component_tipo = $3::text AND n.value = v.v AND n.section_tipo = $1::text OFFSET 0) AS c`;

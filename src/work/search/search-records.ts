@@ -70,21 +70,36 @@ export async function buildSearch(
   return buildSearchUnion(ontology, sqo, scope, sections, { ...options, normalised });
 }
 
+/**
+ * The statement of one page of a search: the union ordered, limited and offset (with the
+ * sort-key CTEs when buildSearchUnion read the order from matrix_sort_key). Exported for the
+ * plan tests.
+ */
+export function pageStatement(
+  built: NonNullable<ReturnType<typeof buildSearchUnion>>,
+  sqo: Pick<Sqo, 'limit' | 'offset'>,
+  hasLocators: boolean,
+): { sql: string; params: unknown[] } {
+  const p = built.builder.params;
+  const limit = p.add(sqo.limit, '::integer');
+  const offset = p.add(sqo.offset, '::integer');
+  const ctes = built.ctes.length > 0 ? `WITH ${built.ctes.join(',\n')}\n` : '';
+  return {
+    sql: `${ctes}SELECT u.section_tipo, u.section_id FROM (${built.union}) u
+     ORDER BY ${orderByOf(built.orderKeys, hasLocators)}
+     LIMIT ${limit} OFFSET ${offset}`,
+    params: p.values,
+  };
+}
+
 async function runUnion(
   db: SqlQueryable,
   built: NonNullable<ReturnType<typeof buildSearchUnion>>,
   sqo: Sqo,
   hasLocators: boolean,
 ): Promise<RecordRef[]> {
-  const p = built.builder.params;
-  const limit = p.add(sqo.limit, '::integer');
-  const offset = p.add(sqo.offset, '::integer');
-  const { rows } = await db.query<{ section_tipo: string; section_id: number }>(
-    `SELECT u.section_tipo, u.section_id FROM (${built.union}) u
-     ORDER BY ${orderByOf(built.orderKeys, hasLocators)}
-     LIMIT ${limit} OFFSET ${offset}`,
-    p.values,
-  );
+  const page = pageStatement(built, sqo, hasLocators);
+  const { rows } = await db.query<{ section_tipo: string; section_id: number }>(page.sql, page.params);
   return rows.map((r) => ({ section_tipo: r.section_tipo, section_id: Number(r.section_id) }));
 }
 
@@ -106,7 +121,7 @@ export async function searchRecords(
 ): Promise<SearchResult> {
   const sections = sectionsOf(ontology, sqo);
   const normalised = await normaliseWords(db, sqo);
-  const built = buildSearchUnion(ontology, sqo, scope, sections, { normalised });
+  const built = buildSearchUnion(ontology, sqo, scope, sections, { normalised, page: true });
   const records = built ? await runUnion(db, built, sqo, sqo.filter_by_locators !== undefined) : [];
   if (!sqo.full_count) return { records };
   const total =

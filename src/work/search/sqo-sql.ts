@@ -16,6 +16,7 @@
 import { COMPONENT_MODELS, isComponentModel } from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import { DATA_COLUMNS, type DataColumn, isMatrixTable, type MatrixTable } from '../store/matrix-tables.js';
+import { PATTERN_INDEX_CHARS } from './index-limits.js';
 import type { FilterNode, LeafTest, OrderItem, PathStep, Sqo } from './sqo-types.js';
 import { inStringSearch } from './string-search-tables.js';
 
@@ -243,7 +244,7 @@ export class SqoSqlBuilder {
   /** Text: through the normalised side table (trigram index). */
   private textTest(test: LeafTest, tipo: string, alias: string, lang: string | undefined): string {
     const s = this.alias('s');
-    const { where, negate } = this.textConditions(test, tipo, lang, `${s}.lang`, `${s}.value_norm`);
+    const { where, negate } = this.textConditions(test, tipo, lang, `${s}.lang`, `${s}.value_norm`, true);
     where.unshift(`${s}.component_tipo = ${this.params.add(tipo, '::text')}`);
     const cond = `(${alias}.section_tipo, ${alias}.section_id) IN (SELECT ${s}.section_tipo, ${s}.section_id
       FROM matrix_string_search ${s} WHERE ${where.join(' AND ')})`;
@@ -263,6 +264,7 @@ export class SqoSqlBuilder {
       lang,
       `COALESCE(NULLIF(${e}.item ->> 'lang', ''), 'lg-nolan')`,
       `lower(unaccent(${e}.item ->> 'value'))`,
+      false,
     );
     where.unshift(`jsonb_typeof(${e}.item -> 'value') = 'string'`);
     const items = arrayOf(`${alias}.string -> ${this.params.add(tipo, '::text')}`);
@@ -277,6 +279,8 @@ export class SqoSqlBuilder {
     lang: string | undefined,
     langSql: string,
     valueSql: string,
+    /** `valueSql` is matrix_string_search.value_norm (its btree can bound a prefix). */
+    sideTable: boolean,
   ): { where: string[]; negate: boolean } {
     const where: string[] = [];
     if (lang !== undefined) where.push(`${langSql} = ${this.params.add(lang, '::text')}`);
@@ -299,6 +303,17 @@ export class SqoSqlBuilder {
                 : w;
         const param = this.params.add(pattern, '::text');
         where.push(`${valueSql} LIKE ${known === undefined ? `lower(unaccent(${param}))` : param}`);
+        // In the side table, a prefix or a whole value short enough also bounds the btree on the
+        // value's first characters (migration 16): a range scan instead of every leading
+        // trigram's postings.
+        if (
+          sideTable &&
+          known !== undefined &&
+          known.length <= PATTERN_INDEX_CHARS &&
+          (test.op === 'begins' || test.op === 'exact')
+        ) {
+          where.push(`left(${valueSql}, ${PATTERN_INDEX_CHARS}) LIKE ${param}`);
+        }
       }
     } else {
       throw new Error(`search: test ${test.kind} does not apply to text ${tipo}`);
@@ -330,6 +345,20 @@ export class SqoSqlBuilder {
     return this.ontology.dataColumnOf(step.component_tipo) === 'string';
   }
 
+  /**
+   * Where a component's order value is kept in matrix_sort_key (migration 16): text under its
+   * language (translatable) or `*` (the first value whatever its language), numbers and dates
+   * under `*`. Undefined for components ordered otherwise (relations: the first locator).
+   */
+  sortKeyOf(tipo: string, lang: string): { column: 'text_key' | 'num_key'; lang: string } | undefined {
+    const column = this.ontology.dataColumnOf(tipo);
+    if (column === 'string') {
+      return { column: 'text_key', lang: this.ontology.node(tipo)?.translatable === true ? lang : '*' };
+    }
+    if (column === 'number' || column === 'date') return { column: 'num_key', lang: '*' };
+    return undefined;
+  }
+
   private orderAt(path: PathStep[], i: number, alias: string, lang: string): string {
     const step = path[i]!;
     const tipo = step.component_tipo;
@@ -349,24 +378,20 @@ export class SqoSqlBuilder {
     }
     if (tipo === 'section_id' || tipo === 'id') return `${alias}.section_id::numeric`;
     if (tipo === 'section_tipo') return `${alias}.section_tipo`;
+    const key = this.sortKeyOf(tipo, lang);
+    if (key) {
+      // The value migration 16's triggers keep in matrix_sort_key (the same for every path).
+      const k = this.alias('k');
+      return `(SELECT ${k}.${key.column} FROM matrix_sort_key ${k}
+        WHERE ${k}.section_tipo = ${alias}.section_tipo AND ${k}.section_id = ${alias}.section_id
+          AND ${k}.component_tipo = ${this.params.add(tipo, '::text')} AND ${k}.lang = ${this.params.add(key.lang, '::text')}
+          AND ${k}.${key.column} IS NOT NULL LIMIT 1)`;
+    }
     const column = columnOf(this.ontology, tipo);
     const value = `${alias}.${column} -> ${this.params.add(tipo, '::text')}`;
     const e = this.alias('e');
     const items = `jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY AS ${e}(v, n)`;
     switch (column) {
-      case 'string': {
-        const translatable = this.ontology.node(tipo)?.translatable === true;
-        const langCond = translatable ? `${e}.v ->> 'lang' = ${this.params.add(lang, '::text')} AND ` : '';
-        return `(SELECT NULLIF(lower(unaccent(${e}.v ->> 'value')), '') FROM ${items}
-          WHERE ${langCond}jsonb_typeof(${e}.v -> 'value') = 'string' AND ${e}.v ->> 'value' <> ''
-          ORDER BY ${e}.n LIMIT 1)`;
-      }
-      case 'number':
-        return `(SELECT work_jsonb_numeric(${e}.v -> 'value') FROM ${items}
-          WHERE work_jsonb_numeric(${e}.v -> 'value') IS NOT NULL ORDER BY ${e}.n LIMIT 1)`;
-      case 'date':
-        return `(SELECT work_date_time(${e}.v -> 'start') FROM ${items}
-          WHERE work_date_time(${e}.v -> 'start') IS NOT NULL ORDER BY ${e}.n LIMIT 1)`;
       case 'relation':
         return `(SELECT (${e}.v ->> 'section_id')::numeric FROM ${items}
           WHERE ${e}.v ->> 'section_id' ~ '^-?[0-9]{1,9}$' ORDER BY ${e}.n LIMIT 1)`;
@@ -382,6 +407,11 @@ export interface BranchOptions {
   normalised?: ReadonlyMap<string, string>;
   /** Related mode: records holding a locator to one of these (optionally from one component). */
   relatedTo?: { section_tipo: string; section_id: number; tipo?: string }[];
+  /**
+   * The union feeds a page (ORDER BY, LIMIT, OFFSET): a branch ordered by one component's sort
+   * key may then read its first `offset + limit` rows in order from the sort-key index.
+   */
+  page?: boolean;
 }
 
 /** Relation components of a section (the keys of its `relation` column). */
@@ -403,7 +433,13 @@ export function buildSearchUnion(
   sections: readonly string[],
   options: BranchOptions = {},
 ):
-  | { builder: SqoSqlBuilder; union: string; orderKeys: { text: boolean; direction: 'ASC' | 'DESC' }[] }
+  | {
+      builder: SqoSqlBuilder;
+      union: string;
+      /** Common table expressions the union reads (`kdN AS (...)`), for a page only. */
+      ctes: string[];
+      orderKeys: { text: boolean; direction: 'ASC' | 'DESC' }[];
+    }
   | undefined {
   const b = new SqoSqlBuilder(ontology, scope, options.normalised);
   const p = b.params;
@@ -414,6 +450,9 @@ export function buildSearchUnion(
     direction: o.direction,
   }));
   const branches: string[] = [];
+  const ctes: string[] = [];
+  const sorted = options.page && !related && !locators ? sortedPageOrder(b, sqo) : undefined;
+  let pageRows: string | undefined;
   for (const sectionTipo of sections) {
     const table = tableOf(ontology, sectionTipo);
     const r = 'r0';
@@ -467,6 +506,33 @@ export function buildSearchUnion(
         where.push(filterSql);
       }
     }
+    const first = sorted?.item.path[0];
+    if (sorted && (first?.section_tipo === undefined || first.section_tipo === sectionTipo)) {
+      pageRows ??= p.add(sqo.offset + sqo.limit, '::integer');
+      const cte = `kd${ctes.length}`;
+      const { column, lang } = sorted.key;
+      const sk = (alias: string) =>
+        `${alias}.component_tipo = ${p.add(sorted.tipo, '::text')} AND ${alias}.lang = ${p.add(lang, '::text')}
+          AND ${alias}.${column} IS NOT NULL`;
+      // The records holding a key, in order from the index; those without one come after all of
+      // them (NULLS LAST, by section_id), so they are read only when the first part falls short.
+      // Nothing but the section and section_id > 0 restricts the branch: the keys alone answer
+      // (a key row exists exactly while its record does: the triggers write both in one
+      // transaction), without a lookup of every record read in order.
+      const keysAlone = where.length === 2;
+      ctes.push(`${cte} AS (SELECT sk.section_tipo, sk.section_id, NULL::integer AS fl_ord, sk.${column} AS k0
+        FROM matrix_sort_key sk${keysAlone ? '' : ` JOIN ${table} ${r} ON ${r}.section_tipo = sk.section_tipo AND ${r}.section_id = sk.section_id`}
+        WHERE sk.section_tipo = ${p.add(sectionTipo, '::text')} AND sk.section_id > 0 AND ${sk('sk')}${keysAlone ? '' : ` AND ${where.join(' AND ')}`}
+        ORDER BY sk.${column} ${sorted.item.direction}, sk.section_id ASC LIMIT ${pageRows})`);
+      branches.push(`SELECT * FROM ${cte}`);
+      branches.push(`(SELECT ${r}.section_tipo, ${r}.section_id, NULL::integer AS fl_ord, NULL::${column === 'text_key' ? 'text' : 'numeric'} AS k0
+        FROM ${table} ${r}
+        WHERE ${where.join(' AND ')} AND (SELECT count(*) FROM ${cte}) < ${pageRows}
+          AND NOT EXISTS (SELECT 1 FROM matrix_sort_key skn WHERE skn.section_tipo = ${r}.section_tipo
+            AND skn.section_id = ${r}.section_id AND ${sk('skn')})
+        ORDER BY ${r}.section_id ASC LIMIT ${pageRows})`);
+      continue;
+    }
     const keys = (sqo.order ?? []).map((o, i) => `${b.orderValue(o, sectionTipo, r, sqo.lang).sql} AS k${i}`);
     branches.push(
       `SELECT ${r}.section_tipo, ${r}.section_id, ${flOrd} AS fl_ord${keys.map((k) => `, ${k}`).join('')}
@@ -475,7 +541,16 @@ export function buildSearchUnion(
     );
   }
   if (branches.length === 0) return undefined;
-  return { builder: b, union: branches.join('\nUNION ALL\n'), orderKeys };
+  return { builder: b, union: branches.join('\nUNION ALL\n'), ctes, orderKeys };
+}
+
+/** A page ordered by exactly one component of the record itself that has a sort key. */
+function sortedPageOrder(b: SqoSqlBuilder, sqo: Sqo) {
+  const item = sqo.order?.length === 1 ? sqo.order[0] : undefined;
+  if (item?.path.length !== 1) return undefined;
+  const tipo = item.path[0]!.component_tipo;
+  const key = b.sortKeyOf(tipo, item.lang ?? sqo.lang);
+  return key ? { item, tipo, key } : undefined;
 }
 
 /** ORDER BY of the union: order keys (NULLS LAST), else the locators' order, then section_id. */

@@ -4,6 +4,8 @@
  * of single statements (PGlite's extended protocol runs one statement per call) that
  * migrate-schema.ts applies in one transaction.
  */
+
+import { LIST_INDEX_MIGRATION } from '../search/list-index-migration.js';
 import {
   SEARCH_INDEX_MIGRATION,
   searchTriggers,
@@ -452,14 +454,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 15,
-    name: 'unique checks by index probe; the activity log out of the string search side table',
+    name: 'the activity log out of the string search side table',
     statements: [
-      // The unique rule's check (records/component-rules.ts, holdersOfValues) finds the records
-      // that may hold one of the values by probing this index, then compares them exactly,
-      // instead of reading every value of the component in the section (an import checked each
-      // batch against the whole section). md5: a btree entry has a size limit, texts do not.
-      `CREATE INDEX matrix_string_search_value ON matrix_string_search
-        (section_tipo, component_tipo, md5(btrim(value_norm)))`,
       // The activity log is written on every save, login and read (an import: once per record)
       // and its texts are searched only by its own list, which reads the rows' items
       // (search/string-search-tables.ts): its two trigram index entries per row cost every write
@@ -469,4 +465,5 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE s.section_tipo = a.section_tipo AND s.section_id = a.section_id`,
     ],
   },
+  LIST_INDEX_MIGRATION,
 ];
