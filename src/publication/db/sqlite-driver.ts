@@ -9,8 +9,7 @@ import type { RowsJsonWritten } from './row-json.cjs';
 import { buildSchema, catalogDefault, type RawColumn } from './schema-builder.js';
 import { sqliteSearch, sqliteSearchCount } from './search-sql.js';
 import { buildCount, buildFacet, buildSelect, sqliteDialect } from './sql-builder.js';
-import { SqliteKeyLookup } from './sqlite-key-lookup.js';
-import { SqliteWorkerPool } from './sqlite-worker-pool.js';
+import { SqliteWorkerError, SqliteWorkerPool } from './sqlite-worker-pool.js';
 import {
   type CountQuery,
   type DatabaseSchema,
@@ -37,11 +36,9 @@ interface RawIntrospection {
 export class SqliteDriver implements Driver {
   readonly engine = 'sqlite' as const;
   private readonly pool: SqliteWorkerPool;
-  private readonly keyLookup: SqliteKeyLookup;
 
   constructor(dir: string, workers: number, cacheMb?: number) {
     this.pool = new SqliteWorkerPool(dir, workers, cacheMb);
-    this.keyLookup = new SqliteKeyLookup(dir, cacheMb);
   }
 
   /** The worker threads as one pool: busy workers, and statements queued behind them. */
@@ -67,7 +64,16 @@ export class SqliteDriver implements Driver {
     try {
       return await this.pool.run<T>({ ...message, db }, options.timeoutMs);
     } catch (err) {
-      throw failure(db, err);
+      if (err instanceof SqliteWorkerError && err.code === 'INTERRUPTED') throw new QueryTimeout(db);
+      // A missing or unreadable file, or a pool closed by shutdown under a request still running,
+      // means the database is unavailable, not that SQL was wrong.
+      if (err instanceof SqliteWorkerError && /CANTOPEN|NOTADB|CORRUPT|IOERR|CLOSED/.test(err.code ?? '')) {
+        throw new DatabaseUnavailable(db, err);
+      }
+      if (err instanceof SqliteWorkerError && /does not exist|unable to open/i.test(err.message)) {
+        throw new DatabaseUnavailable(db, err);
+      }
+      throw err;
     }
   }
 
@@ -93,17 +99,7 @@ export class SqliteDriver implements Driver {
     options?: StatementOptions,
   ): Promise<JsonRows> {
     const { sql, params } = buildSelect(sqliteDialect, query);
-    let written: RowsJsonWritten | undefined;
-    if (query.byKey) {
-      // The time left was checked when the statement was charged to the request (RequestDriver);
-      // a key lookup is bounded (sqlite-key-lookup.ts), so it needs no interrupt.
-      try {
-        written = this.keyLookup.tryJson(db, sql, params, shape);
-      } catch (err) {
-        throw failure(db, err);
-      }
-    }
-    written ??= await this.run<RowsJsonWritten>(db, { op: 'json', sql, params, shape }, options);
+    const written = await this.run<RowsJsonWritten>(db, { op: 'json', sql, params, shape }, options);
     return {
       json: new RawJson(written.bytes, written.written),
       count: written.count,
@@ -143,24 +139,6 @@ export class SqliteDriver implements Driver {
   }
 
   close(): Promise<void> {
-    this.keyLookup.close();
     return this.pool.close();
   }
-}
-
-/**
- * A SQLite error as the API reports it, from a worker or from the main thread's key lookups
- * alike: interrupted by the time limit, the database unavailable, or as it is.
- */
-function failure(db: string, err: unknown): unknown {
-  if (!(err instanceof Error)) return err;
-  const code = (err as { code?: unknown }).code;
-  if (code === 'INTERRUPTED') return new QueryTimeout(db);
-  // A missing or unreadable file, or a pool closed by shutdown under a request still running,
-  // means the database is unavailable, not that SQL was wrong.
-  if (typeof code === 'string' && /CANTOPEN|NOTADB|CORRUPT|IOERR|CLOSED/.test(code)) {
-    return new DatabaseUnavailable(db, err);
-  }
-  if (/does not exist|unable to open/i.test(err.message)) return new DatabaseUnavailable(db, err);
-  return err;
 }

@@ -6,9 +6,13 @@
  */
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const Database = require(workerData.modulePath);
 const { rowsJson } = require('./row-json.cjs');
-const { createConnections } = require('./sqlite-connections.cjs');
 
+const connections = new Map();
+const MAX_STATEMENTS = 500;
 // Shared with the main thread: [0] the id of a message to cancel, which pub_alive() (called for
 // every scanned row by the SQL the driver writes) throws on while that message runs; [1] the id
 // of the running message, so the main thread can tell a running statement from a queued one.
@@ -26,12 +30,57 @@ function alive() {
   return 1;
 }
 
-const { open, reopenIfChanged, statement } = createConnections({
-  dir: workerData.dir,
-  modulePath: workerData.modulePath,
-  cacheMb: workerData.cacheMb,
-  alive,
-});
+function fileOf(db) {
+  return path.join(workerData.dir, `${db}.sqlite`);
+}
+
+function open(db) {
+  let entry = connections.get(db);
+  if (!entry) {
+    const file = fileOf(db);
+    const conn = new Database(file, { readonly: true, fileMustExist: true });
+    conn.function('pub_alive', { deterministic: false }, alive);
+    // The page cache is per connection, so per worker and database (config.ts DB_SQLITE_CACHE_MB).
+    if (workerData.cacheMb) conn.pragma(`cache_size = -${workerData.cacheMb * 1024}`);
+    entry = { conn, statements: new Map(), ino: fs.statSync(file).ino };
+    connections.set(db, entry);
+  }
+  return entry;
+}
+
+/**
+ * An open connection keeps reading a file that was deleted or replaced (a new publication is
+ * usually renamed over the old file). Every message checks the path first (one stat, a couple
+ * of microseconds): a missing file is reported, a replaced one is reopened.
+ */
+function reopenIfChanged(db) {
+  const entry = connections.get(db);
+  let stat;
+  try {
+    stat = fs.statSync(fileOf(db));
+  } catch {
+    stat = undefined;
+  }
+  if (entry && (!stat || stat.ino !== entry.ino)) {
+    entry.conn.close();
+    connections.delete(db);
+  }
+  if (!stat) {
+    const err = new Error(`unable to open database file ${fileOf(db)}: it does not exist`);
+    err.code = 'SQLITE_CANTOPEN';
+    throw err;
+  }
+}
+
+function statement(entry, sql) {
+  let stmt = entry.statements.get(sql);
+  if (!stmt) {
+    if (entry.statements.size >= MAX_STATEMENTS) entry.statements.clear();
+    stmt = entry.conn.prepare(sql);
+    entry.statements.set(sql, stmt);
+  }
+  return stmt;
+}
 
 function fts5Columns(sql) {
   const m = /USING\s+fts5\s*\(([\s\S]*)\)\s*;?\s*$/i.exec(sql);

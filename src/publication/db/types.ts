@@ -150,12 +150,6 @@ export interface SelectQuery {
   orderBy: OrderTerm[];
   limit?: number;
   offset?: number;
-  /**
-   * The rows of one record read by its key (a single record): an engine may read them on the
-   * calling thread when the statement's plan is an equality search on an index (SQLite,
-   * db/sqlite-key-lookup.ts). The statement is the same either way.
-   */
-  byKey?: boolean;
   /** Legacy v1 only (db/expr.ts): computed items replacing `columns`, with SELECT DISTINCT. */
   select?: SelectItem[];
   distinct?: boolean;

@@ -96,7 +96,6 @@ export async function getRecord(
     where: [{ column: 'section_id', op: 'eq' as const, value: id }],
     orderBy: table.hasLang ? [{ column: 'lang', desc: false }] : [],
     limit: 1000,
-    byKey: true,
   };
   const missing = () => notFound(`record ${id} does not exist in table "${table.name}"`);
   const noVariant = (languages: string[]) =>
