@@ -54,18 +54,17 @@ export class SqliteWorkerPool {
   private readonly modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
 
   /**
-   * One worker starts with the pool; the others, up to `size`, when a message arrives while
-   * every worker has one in flight. Each worker is an isolate with better-sqlite3 and its page
-   * caches (about 7 MB before any query): an idle or lightly used server does not hold them all.
+   * The first worker starts with the first message; the others, up to `size`, when a message
+   * arrives while every worker has one in flight. Each worker is an isolate with better-sqlite3
+   * and its page caches (about 7 MB before any query): a server that has not been asked anything
+   * yet holds none, a lightly used one not all of them.
    */
   constructor(
     private readonly dir: string,
     private readonly size: number,
     /** SQLite's page cache per connection, in MB (absent: the build's default, 16 MB). */
     private readonly cacheMb?: number,
-  ) {
-    this.slots.push(this.spawn());
-  }
+  ) {}
 
   private spawn(): Slot {
     const sharedBuffer = new SharedArrayBuffer(8);
@@ -141,9 +140,9 @@ export class SqliteWorkerPool {
       job.reject(interrupted());
       return;
     }
-    let slot = this.slots[0]!;
-    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
-    if (slot.pending.size > 0 && this.slots.length < this.size) {
+    let slot = this.slots[0];
+    for (const s of this.slots) if (slot && s.pending.size < slot.pending.size) slot = s;
+    if (slot === undefined || (slot.pending.size > 0 && this.slots.length < this.size)) {
       slot = this.spawn();
       this.slots.push(slot);
     }
