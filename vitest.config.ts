@@ -10,6 +10,10 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what a page or a server shows after an asynchronous step (a list
+    // read, a label resolved): 1 s (the default) was too short on a loaded CI machine, where a
+    // list page took longer to render. A ceiling on waiting, not a timing assertion.
+    expect: { poll: { timeout: 10_000 } },
     // Integration files each create their own databases; running files in parallel on a
     // 2-core machine mostly adds contention, so keep a small pool.
     maxWorkers: 2,
