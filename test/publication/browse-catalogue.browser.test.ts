@@ -261,7 +261,11 @@ describe.runIf(haveChromium).each(engineCases())('the browse catalogue in Chromi
           expect(await page.locator('html').getAttribute('lang'), where).toBe(lang);
           const wide = await page.evaluate(() => document.documentElement.scrollWidth);
           expect(wide, where).toBeLessThanOrEqual(viewport.width);
-          expect(await seriousViolations(page), where).toEqual([]);
+          // axe is the slow part: every page in English at every width, and every language
+          // on the phone (where a longer translation would break a layout first).
+          if (lang === 'en' || viewport.width === 390) {
+            expect(await seriousViolations(page), where).toEqual([]);
+          }
           if (c.engine === 'sqlite') await screenshot(page, `browse-${p.name}-${lang}-${viewport.width}`);
         }
       }
