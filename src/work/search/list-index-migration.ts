@@ -86,6 +86,24 @@ const STRING_COLUMNS = '(section_tipo, section_id, component_tipo, lang, value_n
 
 const SORT_COLUMNS = '(section_tipo, section_id, component_tipo, lang, text_key, num_key)';
 
+/**
+ * The row trigger function `<table>_sync` keeping a side table in step with a matrix row: the
+ * row's old side rows deleted, its new ones (`rows`, of NEW) inserted.
+ */
+const rowSyncFunction = (create: string, table: string, columns: string, rows: string) =>
+  `${create} FUNCTION ${table}_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'UPDATE' OR TG_OP = 'DELETE' THEN
+        DELETE FROM ${table} WHERE section_tipo = OLD.section_tipo AND section_id = OLD.section_id;
+      END IF;
+      IF TG_OP = 'UPDATE' OR TG_OP = 'INSERT' THEN
+        INSERT INTO ${table} ${columns}
+        ${rows};
+      END IF;
+      RETURN NULL;
+    END
+    $$`;
+
 /** The triggers keeping matrix_sort_key in step with one matrix table, then its rows copied in. */
 export function sortKeyTriggers(t: string): string[] {
   return [
@@ -126,18 +144,7 @@ export const LIST_INDEX_MIGRATION: Migration = {
     // section (2.3 s at 100k, under a lock that serialises the section's saves): the string
     // side table gets the compared value's hash, refilled by the replaced row function.
     'ALTER TABLE matrix_string_search ADD COLUMN value_key text',
-    `CREATE OR REPLACE FUNCTION matrix_string_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'UPDATE' OR TG_OP = 'DELETE' THEN
-        DELETE FROM matrix_string_search WHERE section_tipo = OLD.section_tipo AND section_id = OLD.section_id;
-      END IF;
-      IF TG_OP = 'UPDATE' OR TG_OP = 'INSERT' THEN
-        INSERT INTO matrix_string_search ${STRING_COLUMNS}
-        ${stringRowsOf('NEW')};
-      END IF;
-      RETURN NULL;
-    END
-    $$`,
+    rowSyncFunction('CREATE OR REPLACE', 'matrix_string_search', STRING_COLUMNS, stringRowsOf('NEW')),
     'TRUNCATE matrix_string_search',
     // Not the activity log: migration 15 took it out of the side table.
     ...MATRIX_TABLES.filter(inStringSearch).map(
@@ -150,18 +157,7 @@ export const LIST_INDEX_MIGRATION: Migration = {
     // On the value's first characters: a whole transcription would not fit a btree entry.
     `CREATE INDEX matrix_string_search_pattern ON matrix_string_search
       (component_tipo, left(value_norm, ${PATTERN_INDEX_CHARS}) text_pattern_ops)`,
-    `CREATE FUNCTION matrix_sort_key_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'UPDATE' OR TG_OP = 'DELETE' THEN
-        DELETE FROM matrix_sort_key WHERE section_tipo = OLD.section_tipo AND section_id = OLD.section_id;
-      END IF;
-      IF TG_OP = 'UPDATE' OR TG_OP = 'INSERT' THEN
-        INSERT INTO matrix_sort_key ${SORT_COLUMNS}
-        ${sortRowsOf('NEW')};
-      END IF;
-      RETURN NULL;
-    END
-    $$`,
+    rowSyncFunction('CREATE', 'matrix_sort_key', SORT_COLUMNS, sortRowsOf('NEW')),
     // Replaces migration 13's clean-up: a TRUNCATE fires no row trigger.
     `CREATE OR REPLACE FUNCTION matrix_search_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

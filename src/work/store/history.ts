@@ -28,16 +28,19 @@ export interface HistoryRow {
   import?: { id: number; undo: boolean; file_name: string };
 }
 
+/** One component's history row: the items it holds after the change, by whom and when. */
+export interface ComponentHistoryEntry {
+  key: RecordKey;
+  tipo: string;
+  lang: string;
+  items: readonly unknown[];
+  userId: number;
+  when: Date;
+}
+
 export async function recordComponentHistory(
   db: SqlQueryable,
-  entry: {
-    key: RecordKey;
-    tipo: string;
-    lang: string;
-    items: readonly unknown[];
-    userId: number;
-    when: Date;
-  },
+  entry: ComponentHistoryEntry,
 ): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO matrix_time_machine (kind, section_tipo, section_id, tipo, lang, data, user_id, created_at)
@@ -61,14 +64,7 @@ export async function recordComponentHistory(
  */
 export async function recordComponentHistories(
   db: SqlQueryable,
-  entries: readonly {
-    key: RecordKey;
-    tipo: string;
-    lang: string;
-    items: readonly unknown[];
-    userId: number;
-    when: Date;
-  }[],
+  entries: readonly ComponentHistoryEntry[],
 ): Promise<number[]> {
   if (entries.length === 0) return [];
   const { rows } = await db.query<{ id: number }>(
