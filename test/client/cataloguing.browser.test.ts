@@ -826,7 +826,9 @@ for (const engine of workEngineCases()) {
         expect(before.rows[0]?.v ?? null).toBeNull();
         await logIn(page);
         await page.getByText('Code: what you typed before your session ended is now saved.').waitFor();
-        expect(await code.inputValue()).toBe('KEPT-1');
+        // The field shows the saved value (the record is read again after the save; the field's
+        // own render may follow the message by a frame).
+        await expect.poll(() => code.inputValue()).toBe('KEPT-1');
         const after = await s.server.db.query<{ v: { value: string }[] }>(
           `SELECT string->'oh14' AS v FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
           [id],

@@ -301,12 +301,11 @@ export class DdRecordEdit extends LitElement {
   private async saveKeptTyping() {
     const kept = takeUnsaved(this.section, this.sectionId).filter((k) => k.userId === this.session.userId);
     if (kept.length === 0) return;
-    let saved = 0;
+    const saved: string[] = [];
     for (const k of kept) {
       try {
         await this.store!.save(k.tipo, k.model, k.lang, k.changes, undefined, k.version);
-        saved += 1;
-        this.session.announce(`${k.label}: what you typed before your session ended is now saved.`);
+        saved.push(k.label);
       } catch (err) {
         if (err instanceof ApiError && err.code === 'auth.not_logged') keepUnsaved(k);
         this.session.announce(
@@ -317,7 +316,13 @@ export class DdRecordEdit extends LitElement {
         );
       }
     }
-    if (saved > 0) await this.load();
+    if (saved.length === 0) return;
+    // Said once the fields show the saved values: announced before the reading, the message
+    // stood beside a field still showing the value read before the save (empty).
+    await this.load();
+    await this.updateComplete;
+    for (const label of saved)
+      this.session.announce(`${label}: what you typed before your session ended is now saved.`);
   }
 
   private get context(): ContextEntry | undefined {
