@@ -18,7 +18,7 @@ import { MARIADB } from './mariadb-availability.js';
 import type { EngineCase } from './publication-server.js';
 
 type Cell = string | number | null;
-interface TableSpec {
+export interface TableSpec {
   name: string;
   /** Column name -> neutral type. */
   columns: Record<string, 'int' | 'varchar' | 'text'>;
@@ -283,12 +283,17 @@ const SQLITE_TYPES = { int: 'INTEGER', varchar: 'TEXT', text: 'TEXT' };
 const MARIADB_TYPES = { int: 'INT', varchar: 'VARCHAR(255)', text: 'MEDIUMTEXT' };
 
 /** Writes DEDALO_TABLES to a new database on `c`'s engine. */
-export async function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
-  const name = `dedalo_${process.pid}_${Date.now().toString(36)}`;
+export function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
+  return buildTablesDb(c, DEDALO_TABLES, 'dedalo');
+}
+
+/** Writes `tables` to a new database on `c`'s engine, named from `prefix`. */
+export async function buildTablesDb(c: EngineCase, tables: TableSpec[], prefix: string): Promise<BuiltDb> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
   if (c.engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'dedalo-'));
+    const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
     const db = new Database(join(dir, `${name}.sqlite`));
-    for (const t of DEDALO_TABLES) {
+    for (const t of tables) {
       const cols = Object.entries(t.columns).map(([n, type]) => `"${n}" ${SQLITE_TYPES[type]}`);
       db.exec(`CREATE TABLE "${t.name}" (id INTEGER PRIMARY KEY, ${cols.join(', ')})`);
       const names = Object.keys(t.columns);
@@ -314,7 +319,7 @@ export async function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
   const conn = await mysql.createConnection(MARIADB);
   await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await conn.query(`USE \`${name}\``);
-  for (const t of DEDALO_TABLES) {
+  for (const t of tables) {
     const cols = Object.entries(t.columns).map(([n, type]) => `\`${n}\` ${MARIADB_TYPES[type]}`);
     const ft = (t.fullText ?? []).map((c) => `, FULLTEXT (\`${c}\`)`).join('');
     await conn.query(
