@@ -6,7 +6,7 @@
  * `duration`, interviews listing their audiovisual records in `audiovisual`, informants, images,
  * the `hierarchy` table and thesaurus tables with `tld`, `parent` (`["ts1_1"]`, the roots under
  * `["hierarchy1_N"]`), `children` locators, `descriptor`, `norder` and rsc167 indexation
- * locators. Built on one engine in a database of its own (dropped by `drop`), with a full-text
+ * locators (two tlds in one table, the tld ts1 over two tables and with two top terms). Built on one engine in a database of its own (dropped by `drop`), with a full-text
  * index on `rsc36` (FULLTEXT on MariaDB, the FTS5 table on SQLite).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -254,12 +254,20 @@ export const DEDALO_TABLES: TableSpec[] = [
         [4, 'Infància', 'ts1_1', [], 2],
         [5, 'Presó', 'ts1_2', [], 1, 'yes', [locator(3, 1, 1)]],
         [6, 'Exiliats', 'ts1_3', [], 1, 'no'],
+        // A second top term (no parent): the root list still shows ts1_1's children only.
+        [7, 'Sense classificar', '', [], 2],
       ]),
       ...terms('ts2', 'ts2', [
         [1, 'Fets', 'hierarchy1_246', [2], 1],
         [2, 'Retirada', 'ts2_1', [], 1, 'yes', [locator(1, 1, 1), locator(2, 1, 1)]],
       ]),
     ],
+  },
+  {
+    // The tld ts1 also in a second table: a child of ts1_1 stored apart (last by norder).
+    name: 'ts_themes_more',
+    columns: TS_COLUMNS,
+    rows: terms('ts1', 'ts1', [[8, 'Treball', 'ts1_1', [], 4]]),
   },
   {
     name: 'ts_onomastic',
