@@ -126,3 +126,18 @@ export async function launchBundlePage(): Promise<{ browser: Browser; page: Page
   const browser = await launchChromium();
   return { browser, page: await openBundlePage(browser) };
 }
+
+/**
+ * axe-core's violations of every impact (minor and moderate too) on the page as it is now, as
+ * `id impact: target` lines so a failure names what and where (the context must bypass CSP).
+ */
+export async function allViolations(page: Page): Promise<string[]> {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = (await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the script tag defined
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  })) as AxeViolation[];
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${v.impact}: ${n.target.join(' ')}`));
+}

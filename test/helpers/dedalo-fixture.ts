@@ -6,7 +6,7 @@
  * `duration`, interviews listing their audiovisual records in `audiovisual`, informants, images,
  * the `hierarchy` table and thesaurus tables with `tld`, `parent` (`["ts1_1"]`, the roots under
  * `["hierarchy1_N"]`), `children` locators, `descriptor`, `norder` and rsc167 indexation
- * locators. Built on one engine in a database of its own (dropped by `drop`), with a full-text
+ * locators (two tlds in one table, the tld ts1 over two tables and with two top terms). Built on one engine in a database of its own (dropped by `drop`), with a full-text
  * index on `rsc36` (FULLTEXT on MariaDB, the FTS5 table on SQLite).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { MARIADB } from './mariadb-availability.js';
 import type { EngineCase } from './publication-server.js';
 
 type Cell = string | number | null;
-interface TableSpec {
+export interface TableSpec {
   name: string;
   /** Column name -> neutral type. */
   columns: Record<string, 'int' | 'varchar' | 'text'>;
@@ -254,12 +254,20 @@ export const DEDALO_TABLES: TableSpec[] = [
         [4, 'Infància', 'ts1_1', [], 2],
         [5, 'Presó', 'ts1_2', [], 1, 'yes', [locator(3, 1, 1)]],
         [6, 'Exiliats', 'ts1_3', [], 1, 'no'],
+        // A second top term (no parent): the root list still shows ts1_1's children only.
+        [7, 'Sense classificar', '', [], 2],
       ]),
       ...terms('ts2', 'ts2', [
         [1, 'Fets', 'hierarchy1_246', [2], 1],
         [2, 'Retirada', 'ts2_1', [], 1, 'yes', [locator(1, 1, 1), locator(2, 1, 1)]],
       ]),
     ],
+  },
+  {
+    // The tld ts1 also in a second table: a child of ts1_1 stored apart (last by norder).
+    name: 'ts_themes_more',
+    columns: TS_COLUMNS,
+    rows: terms('ts1', 'ts1', [[8, 'Treball', 'ts1_1', [], 4]]),
   },
   {
     name: 'ts_onomastic',
@@ -283,12 +291,17 @@ const SQLITE_TYPES = { int: 'INTEGER', varchar: 'TEXT', text: 'TEXT' };
 const MARIADB_TYPES = { int: 'INT', varchar: 'VARCHAR(255)', text: 'MEDIUMTEXT' };
 
 /** Writes DEDALO_TABLES to a new database on `c`'s engine. */
-export async function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
-  const name = `dedalo_${process.pid}_${Date.now().toString(36)}`;
+export function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
+  return buildTablesDb(c, DEDALO_TABLES, 'dedalo');
+}
+
+/** Writes `tables` to a new database on `c`'s engine, named from `prefix`. */
+export async function buildTablesDb(c: EngineCase, tables: TableSpec[], prefix: string): Promise<BuiltDb> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
   if (c.engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'dedalo-'));
+    const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
     const db = new Database(join(dir, `${name}.sqlite`));
-    for (const t of DEDALO_TABLES) {
+    for (const t of tables) {
       const cols = Object.entries(t.columns).map(([n, type]) => `"${n}" ${SQLITE_TYPES[type]}`);
       db.exec(`CREATE TABLE "${t.name}" (id INTEGER PRIMARY KEY, ${cols.join(', ')})`);
       const names = Object.keys(t.columns);
@@ -314,7 +327,7 @@ export async function buildDedaloDb(c: EngineCase): Promise<BuiltDb> {
   const conn = await mysql.createConnection(MARIADB);
   await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await conn.query(`USE \`${name}\``);
-  for (const t of DEDALO_TABLES) {
+  for (const t of tables) {
     const cols = Object.entries(t.columns).map(([n, type]) => `\`${n}\` ${MARIADB_TYPES[type]}`);
     const ft = (t.fullText ?? []).map((c) => `, FULLTEXT (\`${c}\`)`).join('');
     await conn.query(

@@ -83,10 +83,10 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     expect(floor.result.tcin_secs).toBe(0);
   });
 
-  it('a record without a video path gets Dédalo’s default file and its posterframe', async () => {
+  it('a record without a video path gets Dédalo’s default file (WEB_VIDEO_BASE_URL /dedalo/media/av/404) and its posterframe', async () => {
     const reel = await v1('full_reel', { av_section_id: '2', lang: 'lg-spa' });
-    expect(reel.result.video).toBe('/av/404/rsc35_rsc167_2.mp4');
-    expect(reel.result.image_url).toBe('/av/posterframe/rsc35_rsc167_2.jpg');
+    expect(reel.result.video).toBe('/dedalo/media/av/404/rsc35_rsc167_2.mp4');
+    expect(reel.result.image_url).toBe('/dedalo/media/av/posterframe/rsc35_rsc167_2.jpg');
   });
 
   it('reel_fragments_of_type lists each index tag of the recording with its window', async () => {
@@ -187,6 +187,18 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     // Recording 3 has no English row.
     const eng = await v1('thesaurus_indexation_node', { term_id: 'ts1_3', lang: 'lg-eng' });
     expect(eng.result.map((n: { locator: { section_id: string } }) => n.locator.section_id)).toEqual(['1']);
+    // identify_image: the first image of each locator's interview, [] for interview 2 (none).
+    const identify = await v1('thesaurus_indexation_node', {
+      term_id: 'ts1_3',
+      lang: 'lg-spa',
+      image_type: 'identify_image',
+    });
+    expect(
+      identify.result.map((n: { image_type: string; image_url: unknown }) => [n.image_type, n.image_url]),
+    ).toEqual([
+      ['identify_image', '/dedalo/media/image/1.5MB/0/rsc29_rsc170_1.jpg'],
+      ['identify_image', []],
+    ]);
   });
 
   it('thesaurus_video_view_data takes summary, date, code and informant from the interview', async () => {
@@ -232,11 +244,17 @@ describe.each(engineCases())('v1 on a Dédalo-shaped database on $engine', (c) =
     expect(onomastic.result[0].ar_childrens).toEqual(['on1_3', 'on1_2']);
   });
 
-  it('thesaurus_root_list groups the children of each <tld>_1 root by tld, two tlds sharing a table', async () => {
+  it('thesaurus_root_list groups the children of each <tld>_1 root by tld, two tlds sharing a table, one tld over two tables', async () => {
     const res = await v1('thesaurus_root_list', { lang: 'lg-eng' });
     const ids = (key: string) => res.result[key]?.map((t: { term_id: string }) => t.term_id);
     expect(Object.keys(res.result).sort()).toEqual(['on1', 'ts1', 'ts2']);
-    expect(ids('ts1')).toEqual(['ts1_3', 'ts1_4', 'ts1_2']);
+    // ts1 has a second top term (ts1_7, not listed) and a child of ts1_1 in ts_themes_more.
+    expect(ids('ts1')).toEqual(['ts1_3', 'ts1_4', 'ts1_2', 'ts1_8']);
+    expect(res.result.ts1[3]).toMatchObject({
+      term: 'Treball (en)',
+      table: 'ts_themes_more',
+      parent_term: '',
+    });
     expect(ids('ts2')).toEqual(['ts2_2']);
     expect(ids('on1')).toEqual(['on1_3', 'on1_2']);
     expect(res.result.ts1[0]).toMatchObject({ term: 'Exili (en)', parent_term: '', ar_childrens: [] });

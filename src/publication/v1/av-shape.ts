@@ -6,7 +6,8 @@
  *   v2 reads it (the demo: `interview`.`transcription`), its media in AV_MEDIA_TABLE;
  * - dedalo: Dédalo's standard published shape, used when the configured pair is absent and
  *   `audiovisual` has a text column `rsc36`: the audiovisual row holds the transcription
- *   (`rsc36`), the video path (`video`, else the default `av/404/rsc35_rsc167_<id>.mp4`) and the
+ *   (`rsc36`), the video path (`video`, else the default `av/404/rsc35_rsc167_<id>.mp4`, both
+ *   under MEDIA_BASE_URL or `/dedalo/media`) and the
  *   time-code `duration`; posterframes lie beside the videos (`av/posterframe/<video name>.jpg`);
  *   the interview is the `interview` row whose `audiovisual` column lists the record.
  *
@@ -69,12 +70,20 @@ export function dedaloDuration(value: unknown): number | undefined {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]!.replace(',', '.')) : undefined;
 }
 
-/** The video URL of a Dédalo audiovisual row: its `video` column, else Dédalo's default file. */
+/** DEDALO_MEDIA_BASE_URL's usual value: Dédalo's media base when MEDIA_BASE_URL says none. */
+export const DEDALO_MEDIA_BASE_URL = '/dedalo/media';
+
+/**
+ * The video URL of a Dédalo audiovisual row: its `video` column, else Dédalo's default file
+ * (WEB_VIDEO_BASE_URL/rsc35_rsc167_<id>.mp4), relative paths under MEDIA_BASE_URL or, when that
+ * is empty, under `/dedalo/media`.
+ */
 export function dedaloVideo(row: Row, id: number, baseUrl: string): string {
+  const base = baseUrl || DEDALO_MEDIA_BASE_URL;
   const v = row[DEDALO_VIDEO_COLUMN];
   return (
-    mediaUrl(typeof v === 'string' ? v : undefined, baseUrl) ??
-    `${baseUrl}/${DEDALO_VIDEO_FOLDER}/${DEDALO_VIDEO_FILE(id)}`
+    mediaUrl(typeof v === 'string' ? v : undefined, base) ??
+    `${base}/${DEDALO_VIDEO_FOLDER}/${DEDALO_VIDEO_FILE(id)}`
   );
 }
 

@@ -5,8 +5,8 @@
  *
  * Decisions (docs/publication-v1.md): a term's parent is read from its `parent` column (a JSON array with one
  * term id, or a bare id), not by matching the parent's `children` text in a fixed key order;
- * root lists without `parents` show, per tld, the children of the single parentless term
- * (Dédalo's `<tld>_1` root) or, when a tld has several parentless terms, those terms; children
+ * root lists without `parents` show, per tld, the children of its root `<tld>_1` (from every
+ * table holding the tld, however many parentless terms it has); children
  * and parents search the table of the term's prefix matched exactly (docs/publication-v1.md).
  */
 import type { Condition, Expr, Row, TableInfo } from '../../db/types.js';
@@ -58,10 +58,11 @@ async function selectRows(
   where: Condition[],
   order = true,
   filter?: Expr,
+  columns: string[] = info.columns.map((c) => c.name),
 ): Promise<Row[]> {
   return call.ctx.driver.select(call.db, {
     table: info.name,
-    columns: info.columns.map((c) => c.name),
+    columns,
     where,
     filter,
     orderBy: order && info.columnsByName.has('norder') ? [{ column: 'norder', desc: false }] : [],
@@ -77,14 +78,21 @@ async function childIds(
 ): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(termIds.map((id) => [id, []]));
   if (termIds.length === 0 || !info.columnsByName.has('parent')) return out;
+  const rows = await selectRows(call, info, childWhere(call, info, termIds, lang), true, undefined, [
+    'term_id',
+    'parent',
+  ]);
+  for (const row of rows) out.get(parentOf(row))?.push(String(row.term_id));
+  return out;
+}
+
+/** The rows under any of `termIds`: descriptors, not restricted, in `lang`. */
+function childWhere(call: V1Call, info: TableInfo, termIds: string[], lang: string): Condition[] {
   const parentValues = termIds.flatMap((id) => [id, JSON.stringify([id])]);
   const where: Condition[] = [{ column: 'parent', op: 'in', value: parentValues }, ...langWhere(info, lang)];
   if (info.columnsByName.has('descriptor')) where.push({ column: 'descriptor', op: 'eq', value: 'yes' });
   where.push(...restrictedWhere(call, info));
-  for (const row of await selectRows(call, info, where)) {
-    out.get(parentOf(row))?.push(String(row.term_id));
-  }
-  return out;
+  return where;
 }
 
 /** The ts_term object (docs/publication-v1.md) of each row, with `ar_childrens`. */
@@ -158,9 +166,8 @@ async function thesaurusInfos(call: V1Call): Promise<TableInfo[]> {
 
 /** The rows of `info` whose parent is `parent` (descriptors, not restricted, by norder). */
 async function childRows(call: V1Call, info: TableInfo, parent: string, lang: string): Promise<Row[]> {
-  const kids = (await childIds(call, info, [parent], lang)).get(parent) ?? [];
-  if (kids.length === 0) return [];
-  return selectRows(call, info, [{ column: 'term_id', op: 'in', value: kids }, ...langWhere(info, lang)]);
+  if (!info.columnsByName.has('parent')) return [];
+  return selectRows(call, info, childWhere(call, info, [parent], lang));
 }
 
 /** The `name` of hierarchy record `hierarchy1_<n>` (Dédalo's `hierarchy` table), '' when unknown. */
@@ -178,9 +185,35 @@ async function hierarchyName(call: V1Call, id: string, lang: string): Promise<st
   return typeof row?.name === 'string' ? row.name : '';
 }
 
-/** The tld of a term row: its `tld` column, else its term id's prefix. */
-const tldOf = (row: Row) =>
-  typeof row.tld === 'string' && row.tld !== '' ? row.tld : String(row.term_id).split('_')[0]!;
+/**
+ * The tlds of a thesaurus table: its distinct `tld` values, else the prefixes of its `<tld>_1`
+ * term ids (the roots), read without the other columns or rows.
+ */
+async function tldsOf(call: V1Call, info: TableInfo): Promise<string[]> {
+  const column = info.columnsByName.has('tld') ? 'tld' : 'term_id';
+  const rows = await call.ctx.driver.select(call.db, {
+    table: info.name,
+    columns: [],
+    select: [{ expr: { kind: 'column', name: column }, as: 'v' }],
+    distinct: true,
+    // `_` is any one character to LIKE: the exact form is checked below.
+    where: column === 'tld' ? [{ column, op: 'is_not_null' }] : [{ column, op: 'like', value: '%_1' }],
+    orderBy: [],
+  });
+  const values = rows.map((r) => String(r.v));
+  return column === 'tld'
+    ? values.filter((v) => v !== '').sort()
+    : values
+        .filter((v) => TERM_ID.test(v) && v.endsWith('_1'))
+        .map((v) => v.slice(0, -2))
+        .sort();
+}
+
+/** A ts_term's norder, for merging one tld's children from several tables (none last). */
+const norderOf = (t: TsTerm) => {
+  const n = Number(t.norder);
+  return t.norder !== null && t.norder !== undefined && Number.isFinite(n) ? n : Number.POSITIVE_INFINITY;
+};
 
 export async function rootListAction(call: V1Call): Promise<unknown> {
   const lang = langOf(call);
@@ -213,26 +246,25 @@ export async function rootListAction(call: V1Call): Promise<unknown> {
     }
     return { result };
   }
-  // Each tld of each table (a table may hold several): its top terms are those without a parent
-  // or under a hierarchy record (Dédalo's `<tld>_1` root sits under `hierarchy1_<n>`). A single
-  // top is the tld's root: its children are listed; several tops are listed themselves.
+  // §3.9: the distinct tlds of every table (a table may hold several, a tld may span tables);
+  // each tld not excluded lists the children of its root `<tld>_1`, from every table holding the
+  // tld, by norder.
+  const tables = new Map<string, TableInfo[]>();
   for (const info of await thesaurusInfos(call)) {
-    if (!info.columnsByName.has('term_id')) continue;
-    const where: Condition[] = [...langWhere(info, lang), ...restrictedWhere(call, info)];
-    const byTld = new Map<string, Row[]>();
-    for (const row of await selectRows(call, info, where)) {
-      const parent = parentOf(row);
-      if (parent !== '' && !parent.startsWith('hierarchy')) continue;
-      const tld = tldOf(row);
-      if (!exclude.has(tld)) byTld.set(tld, [...(byTld.get(tld) ?? []), row]);
+    if (!info.columnsByName.has('term_id') || !info.columnsByName.has('parent')) continue;
+    for (const tld of await tldsOf(call, info)) {
+      if (!exclude.has(tld)) tables.set(tld, [...(tables.get(tld) ?? []), info]);
     }
-    for (const [tld, tops] of byTld) {
-      const list =
-        tops.length === 1
-          ? await childRows(call, info, String(tops[0]!.term_id), lang)
-          : tops.filter((r) => r.descriptor !== 'no');
-      result[tld] = await tsTerms(call, info, list, lang, '');
-    }
+  }
+  const restricted = new Set(call.v1.restrictedTerms);
+  for (const [tld, infos] of tables) {
+    const root = `${tld}_1`;
+    if (restricted.has(root)) continue;
+    const terms: TsTerm[] = [];
+    for (const info of infos)
+      terms.push(...(await tsTerms(call, info, await childRows(call, info, root, lang), lang, '')));
+    if (infos.length > 1) terms.sort((a, b) => norderOf(a) - norderOf(b));
+    result[tld] = terms;
   }
   return { result };
 }
