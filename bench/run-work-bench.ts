@@ -52,9 +52,11 @@ import pg from 'pg';
 import { verifyPassword } from '../src/work/auth/password-hash.js';
 import { PermissionsEngine, type UserAccess } from '../src/work/auth/permissions.js';
 import { ROOT_USER_ID } from '../src/work/bootstrap/bootstrap-database.js';
+import { componentSpec } from '../src/work/components/component-values.js';
 import type { WorkDatabase } from '../src/work/config.js';
 import { lockHeldByOther, takeLock } from '../src/work/locks/component-locks.js';
 import { loadOntology, type Ontology } from '../src/work/ontology/load-ontology.js';
+import { assertUniqueValues } from '../src/work/records/component-rules.js';
 import { parseSqo } from '../src/work/search/parse-sqo.js';
 import { searchRecords } from '../src/work/search/search-records.js';
 import { scopeFor } from '../src/work/search/search-scope.js';
@@ -387,6 +389,15 @@ const saveBase =
       const row = await readRecord(tx, table, key, { forUpdate: true });
       if (!row) throw new Error(`save baseline: no record ${key.section_id}`);
       const items = [{ id: 1, lang: 'lg-nolan', value: `baseline ${key.section_id} ${now.getTime()}` }];
+      // The code is unique (its ontology says so): the same value locks and probe as the API's.
+      await assertUniqueValues(
+        tx,
+        ontology,
+        table,
+        key,
+        componentSpec(ontology, ontology.node(SAVE_TIPO)!),
+        items,
+      );
       await writeVersionedComponent(tx, {
         table,
         key,
@@ -666,7 +677,7 @@ export async function runWorkBench(opts: WorkBenchOptions): Promise<void> {
           row(
             engine,
             `save oh14, records 1..${SAVE_SPREAD} in turn, 1 session`,
-            'session + existence + save transaction SQL loop',
+            'session + existence + save transaction (unique check included) SQL loop',
             save.api,
             saveBaseOne,
             save.rss,

@@ -28,7 +28,7 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from './auth/session-cookie.js';
-import { resolveSession, SESSION_ABSOLUTE_MS } from './auth/sessions.js';
+import { resolveSession, SESSION_ABSOLUTE_MS, type Session } from './auth/sessions.js';
 import { registerExportRoute } from './collections/export-route.js';
 import type { WorkConfig } from './config.js';
 import type { ActionRegistry, SessionCookieChange } from './dispatch/action-registry.js';
@@ -310,12 +310,13 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     };
     const now = deps.clock();
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-    let session: Awaited<ReturnType<typeof resolveSession>>;
+    let session: Session | undefined;
     let ontology: Awaited<ReturnType<OntologyProvider['current']>>;
     try {
-      session = await resolveSession(deps.db, token, now);
+      const start = await resolveSession(deps.db, token, now);
+      session = start.session;
       // One version for the whole request, whatever is committed while it runs.
-      ontology = await deps.ontology.current();
+      ontology = await deps.ontology.at(start.ontologyVersion);
     } catch (caught) {
       const refusal = asDbRefusal(caught);
       if (!refusal) throw caught;

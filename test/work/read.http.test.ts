@@ -22,11 +22,12 @@ import {
 const ontology = loadOntology();
 
 /** Counts every statement the server runs, so a test can compare two reads. */
-function countingDb(counter: { n: number }) {
+function countingDb(counter: { n: number; sql: string[] }) {
   return (db: SqlClient): SqlClient => {
     const wrap = (q: SqlQueryable): SqlQueryable => ({
       query: (sql, params) => {
         counter.n += 1;
+        counter.sql.push(sql);
         return q.query(sql, params);
       },
     });
@@ -86,7 +87,7 @@ const sectionsItem = (body: Item) => body.data.data.find((d: Item) => d.typo ===
 describe.each(workEngineCases())('read ($engine)', (engine) => {
   let work: WorkServerHandle;
   let root: WorkBrowser;
-  const statements = { n: 0 };
+  const statements = { n: 0, sql: [] as string[] };
 
   beforeAll(async () => {
     work = await startTestWorkServer(engine, {}, { wrapDb: countingDb(statements) });
@@ -309,6 +310,17 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
     await root.post(listRead({ limit: 12 }));
     const large = statements.n - middle;
     expect(large).toBe(small);
+  });
+
+  it("reads the session and the ontology version in one statement, the request's first", async () => {
+    const before = statements.sql.length;
+    const answer = await root.post(listRead({ limit: 2 }));
+    expect(answer.status).toBe(200);
+    const sent = statements.sql.slice(before);
+    const versionReads = sent.filter((sql) => /\bontology_version\b/.test(sql));
+    expect(versionReads).toHaveLength(1);
+    expect(sent[0]).toBe(versionReads[0]);
+    expect(sent[0]).toMatch(/\bFROM sessions\b/);
   });
 
   it('refuses a limit over 1000 and bad fields with a 400 naming them', async () => {

@@ -45,15 +45,23 @@ function toSession(row: SessionRow): Session {
   };
 }
 
-/** The live session a cookie token names (and marks it used now), or undefined. */
+/**
+ * What a request starts from: the live session a cookie token names (marked used now), or
+ * undefined, and the ontology version committed now; one statement.
+ */
 export async function resolveSession(
   db: SqlQueryable,
   token: string | undefined,
   now: Date,
-): Promise<Session | undefined> {
-  if (token === undefined || !TOKEN_PATTERN.test(token)) return undefined;
-  const row = await touchLiveSession(db, hashToken(token), now, idleSince(now));
-  return row ? toSession(row) : undefined;
+): Promise<{ session: Session | undefined; ontologyVersion: number }> {
+  const valid = token !== undefined && TOKEN_PATTERN.test(token);
+  const { row, ontologyVersion } = await touchLiveSession(
+    db,
+    valid ? hashToken(token) : undefined,
+    now,
+    idleSince(now),
+  );
+  return { session: row ? toSession(row) : undefined, ontologyVersion };
 }
 
 /**

@@ -42,7 +42,7 @@ export function registerExportRoute(app: FastifyInstance, deps: ExportRouteDeps)
     Params: { file: string };
     Querystring: { format?: string | string[]; lang?: string | string[]; sqo?: string | string[] };
   }>(`${deps.basePath}/export/:file`, async (request, reply) => {
-    const session = await resolveSession(
+    const { session, ontologyVersion } = await resolveSession(
       deps.db,
       readCookie(request.headers.cookie, SESSION_COOKIE),
       deps.clock(),
@@ -61,7 +61,7 @@ export function registerExportRoute(app: FastifyInstance, deps: ExportRouteDeps)
     } catch {
       return deps.refuse(reply, 'search.invalid_sqo', 'sqo is not valid JSON');
     }
-    const ontology = await deps.ontology.current();
+    const ontology = await deps.ontology.at(ontologyVersion);
     const access = await deps.permissions.requestScope(ontology).forUser(session.userId);
     let plan: ReturnType<typeof planExport>;
     try {

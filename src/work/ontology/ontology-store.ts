@@ -8,9 +8,10 @@
  * - installDefaultOntology: on first start, an empty table receives default-ontology.json.
  * - loadStoredOntology: reads all of it in one statement (one snapshot, tagged with its version)
  *   and builds the Ontology; a broken one is refused whole, with every problem listed.
- * - LiveOntology: what a server holds. Each request asks `current()`: one tiny query compares the
- *   version, and a change committed by any instance is loaded before the request goes on. The
- *   request then keeps that Ontology object to its end, whatever changes meanwhile.
+ * - LiveOntology: what a server holds. Each request compares the committed version (read by its
+ *   first statement, beside the session: `at(version)`; or `current()`, one tiny query), and a
+ *   change committed by any instance is loaded before the request goes on. The request then
+ *   keeps that Ontology object to its end, whatever changes meanwhile.
  */
 
 import { isMatrixTable } from '../store/matrix-tables.js';
@@ -331,6 +332,11 @@ function checkStored(stored: StoredOntology): Ontology {
 export interface OntologyProvider {
   /** The ontology for a request starting now: the latest committed version (one tiny query). */
   current(): Promise<Ontology>;
+  /**
+   * The ontology of a committed version the caller has just read (the request's first
+   * statement reads it beside the session): the one held, or the stored one loaded first.
+   */
+  at(version: number): Promise<Ontology>;
   /** The last one loaded, without asking the database. */
   latest(): Ontology;
 }
@@ -365,7 +371,10 @@ export class LiveOntology implements OntologyProvider {
   }
 
   async current(): Promise<Ontology> {
-    const version = await readOntologyVersion(this.db);
+    return this.at(await readOntologyVersion(this.db));
+  }
+
+  async at(version: number): Promise<Ontology> {
     if (version <= this.loaded.version || version === this.refusedVersion) return this.loaded.ontology;
     this.refreshing ??= this.reload().finally(() => {
       this.refreshing = undefined;

@@ -34,17 +34,25 @@ export async function insertSession(
 export const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * The live session for this token hash. Its last_seen_at is moved to now in the same statement
- * when it is older than TOUCH_INTERVAL_MS (the update locks nothing otherwise); an idle or
- * expired row is deleted and undefined is returned.
+ * What every request starts with, in one statement: the live session for this token hash (if a
+ * token came) and the ontology version (the server compares it with the ontology it holds, so an
+ * edit committed by any instance is served from the next request). The session's last_seen_at is
+ * moved to now in the same statement when it is older than TOUCH_INTERVAL_MS (the update locks
+ * nothing otherwise); an idle or expired row is deleted and no row is returned.
  */
 export async function touchLiveSession(
   db: SqlQueryable,
-  tokenSha256: string,
+  tokenSha256: string | undefined,
   now: Date,
   idleSince: Date,
-): Promise<SessionRow | undefined> {
-  const { rows } = await db.query<SessionRow>(
+): Promise<{ row: SessionRow | undefined; ontologyVersion: number }> {
+  if (tokenSha256 === undefined) {
+    const { rows } = await db.query<{ ontology_version: string }>(
+      'SELECT version::text AS ontology_version FROM ontology_version WHERE id = 1',
+    );
+    return { row: undefined, ontologyVersion: versionOf(rows[0]) };
+  }
+  const { rows } = await db.query<Partial<SessionRow> & { ontology_version: string }>(
     `WITH live AS (
        SELECT token_sha256, user_id, csrf_token, application_lang, data_lang FROM sessions
        WHERE token_sha256 = $1 AND last_seen_at > $3::timestamptz AND expires_at > $2::timestamptz
@@ -52,12 +60,20 @@ export async function touchLiveSession(
        UPDATE sessions SET last_seen_at = $2::timestamptz
        WHERE token_sha256 = $1 AND last_seen_at <= $4::timestamptz AND EXISTS (SELECT 1 FROM live)
      )
-     SELECT * FROM live`,
+     SELECT v.version::text AS ontology_version, live.*
+     FROM ontology_version v LEFT JOIN live ON true WHERE v.id = 1`,
     [tokenSha256, iso(now), iso(idleSince), iso(new Date(now.getTime() - TOUCH_INTERVAL_MS))],
   );
-  if (rows[0]) return rows[0];
+  const ontologyVersion = versionOf(rows[0]);
+  const { ontology_version: _, ...session } = rows[0]!;
+  if (session.token_sha256 != null) return { row: session as SessionRow, ontologyVersion };
   await deleteSession(db, tokenSha256);
-  return undefined;
+  return { row: undefined, ontologyVersion };
+}
+
+function versionOf(row: { ontology_version: string } | undefined): number {
+  if (!row) throw new Error('ontology: the ontology_version row is missing (migration 12)');
+  return Number(row.ontology_version);
 }
 
 export async function deleteSession(db: SqlQueryable, tokenSha256: string): Promise<void> {

@@ -61,13 +61,13 @@ export function registerMediaRoute(app: FastifyInstance, deps: MediaRouteDeps): 
     `${deps.basePath}/media/:sectionTipo/:sectionId/:tipo/:name`,
     async (request, reply) => {
       const { sectionTipo, sectionId, tipo, name } = request.params;
-      const session = await resolveSession(
+      const { session, ontologyVersion } = await resolveSession(
         deps.db,
         readCookie(request.headers.cookie, SESSION_COOKIE),
         deps.clock(),
       );
       if (!session) return deps.refuse(reply, 'auth.not_logged');
-      const ontology = await deps.ontology.current();
+      const ontology = await deps.ontology.at(ontologyVersion);
       const node = ontology.node(tipo);
       const table = ontology.tableOf(sectionTipo);
       if (
