@@ -6,12 +6,15 @@
  */
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { POSTGRES_ADMIN_URL, requirePostgresOrSkip } from './postgres-availability.js';
+import { bootstrapTemplate } from './bootstrap-template.js';
+import { POSTGRES_ADMIN_URL, postgresUrlFor, requirePostgresOrSkip } from './postgres-availability.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Prefix of this run's PostgreSQL test databases; null when PostgreSQL is not available. */
     workPgPrefix: string | null;
+    /** A bootstrapped database of this run (bootstrap-template.ts) that test servers' databases are created from. */
+    workPgBootstrapped: string | null;
   }
 }
 
@@ -19,6 +22,20 @@ export default async function setup(project: TestProject) {
   const available = await requirePostgresOrSkip();
   const prefix = available ? `worktest_${process.pid}_${Date.now().toString(36)}` : null;
   project.provide('workPgPrefix', prefix);
+  let bootstrapped: string | null = null;
+  if (prefix) {
+    bootstrapped = `${prefix}_bootstrapped`;
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE "${bootstrapped}"`);
+    } finally {
+      await admin.end();
+    }
+    // Its pool is closed before any copy: CREATE DATABASE ... TEMPLATE needs it unconnected.
+    await bootstrapTemplate({ engine: 'postgres', url: postgresUrlFor(bootstrapped), poolMax: 2 });
+  }
+  project.provide('workPgBootstrapped', bootstrapped);
   return async () => {
     if (!prefix) return;
     const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });

@@ -25,7 +25,13 @@ export interface FreshDatabase {
 
 export interface WorkEngineCase {
   engine: SqlEngine;
+  /** An empty database: what a new installation starts from (tests of the first start). */
   freshDatabase(): Promise<FreshDatabase>;
+  /**
+   * A copy of the run's bootstrapped template (test/helpers/bootstrap-template.ts): what a server
+   * finds on every start after its first. Test servers start from one.
+   */
+  bootstrappedDatabase(): Promise<FreshDatabase>;
 }
 
 let sequence = 0;
@@ -52,48 +58,55 @@ function track(
   };
 }
 
-const pgliteCase: WorkEngineCase = {
-  engine: 'pglite',
-  freshDatabase: async () => {
+function pgliteCopy(template: () => string): () => Promise<FreshDatabase> {
+  return async () => {
     const dir = mkdtempSync(join(tmpdir(), 'worktest-'));
     const dataDir = join(dir, 'pglite');
-    // A copy of the run's empty initialised cluster (pglite-template-setup.ts): no initdb here.
-    cpSync(inject('workPgliteTemplate'), dataDir, { recursive: true });
+    // A copy of the run's initialised cluster (pglite-template-setup.ts): no initdb here.
+    cpSync(template(), dataDir, { recursive: true });
     return track({ engine: 'pglite', dataDir }, { WORK_DATA_DIR: dir }, async () =>
       rmSync(dir, { recursive: true, force: true }),
     );
-  },
+  };
+}
+
+const pgliteCase: WorkEngineCase = {
+  engine: 'pglite',
+  freshDatabase: pgliteCopy(() => inject('workPgliteTemplate')),
+  bootstrappedDatabase: pgliteCopy(() => inject('workPgliteBootstrapped')),
 };
 
-function postgresCase(prefix: string): WorkEngineCase {
+function postgresCase(prefix: string, bootstrapped: string | null): WorkEngineCase {
+  const create = async (template: string | null): Promise<FreshDatabase> => {
+    sequence += 1;
+    const name = `${prefix}_${process.pid}_${sequence}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+    } finally {
+      await admin.end();
+    }
+    const url = postgresUrlFor(name);
+    return track({ engine: 'postgres', url, poolMax: 10 }, { WORK_DB_URL: url }, async () => {
+      const drop = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await drop.connect();
+      try {
+        await drop.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await drop.end();
+      }
+    });
+  };
   return {
     engine: 'postgres',
-    freshDatabase: async () => {
-      sequence += 1;
-      const name = `${prefix}_${process.pid}_${sequence}`;
-      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await admin.end();
-      }
-      const url = postgresUrlFor(name);
-      return track({ engine: 'postgres', url, poolMax: 10 }, { WORK_DB_URL: url }, async () => {
-        const drop = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-        await drop.connect();
-        try {
-          await drop.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        } finally {
-          await drop.end();
-        }
-      });
-    },
+    freshDatabase: () => create(null),
+    bootstrappedDatabase: () => create(bootstrapped),
   };
 }
 
 /** The engines this run covers: PGlite always, PostgreSQL when it is reachable. */
 export function workEngineCases(): WorkEngineCase[] {
   const prefix = inject('workPgPrefix');
-  return prefix ? [pgliteCase, postgresCase(prefix)] : [pgliteCase];
+  return prefix ? [pgliteCase, postgresCase(prefix, inject('workPgBootstrapped'))] : [pgliteCase];
 }

@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { loadPublishConfig } from '../../src/publish/publish-targets.js';
 import { loadWorkConfig } from '../../src/work/config.js';
 import { type RunningWorkServer, startWorkServer, type WorkServerOptions } from '../../src/work/server.js';
+import { TEST_ROOT_PASSWORD } from './test-root-password.js';
 import type { FreshDatabase, WorkEngineCase } from './work-engines.js';
 
 export interface WorkAnswer {
@@ -54,7 +55,7 @@ export interface WorkServerHandle {
   stop(): Promise<void>;
 }
 
-export const TEST_ROOT_PASSWORD = 'test root password';
+export { TEST_ROOT_PASSWORD };
 
 async function send(url: string, body: unknown, init: PostInit): Promise<WorkAnswer> {
   const res = await fetch(`${url}${init.path ?? ''}`, {
@@ -84,7 +85,9 @@ export async function startTestWorkServer(
   env: Record<string, string> = {},
   options: Pick<WorkServerOptions, 'wrapDb' | 'publish'> = {},
 ): Promise<WorkServerHandle> {
-  const fresh: FreshDatabase = await engine.freshDatabase();
+  // A copy of the run's bootstrapped template: the server's start finds root and the ontology
+  // there, as every start after the first does.
+  const fresh: FreshDatabase = await engine.bootstrappedDatabase();
   const config = loadWorkConfig({
     PORT: '0',
     LOG_LEVEL: 'silent',
