@@ -782,7 +782,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
           },
         ),
         {
-          numRuns: Number(process.env.PROPERTY_RUNS ?? 25),
+          numRuns: Number(process.env.PROPERTY_RUNS ?? 15),
           endOnFailure: true,
           // A fixed seed by default, so CI runs the same sequences each time; PROPERTY_SEED
           // explores others. Seed -585601916 found a timecode inserted before any click in

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import type { TestProject } from 'vitest/node';
 import { writeMariadbDemo, writeSqliteDemo } from '../../src/demo/index.js';
+import { compiledSourcesDir } from './compiled-sources.js';
 import { MARIADB, requireMariadbOrSkip } from './mariadb-availability.js';
 
 export const FIXTURE_DB = 'oh_test';
@@ -18,6 +19,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     sqliteDir: string;
     mariadbDb: string | null;
+    /** Unique to this run: names what the run leaves in shared places (compiled-sources.ts). */
+    testRunId: string;
   }
 }
 
@@ -32,9 +35,12 @@ export default async function setup(project: TestProject) {
     await writeMariadbDemo(MARIADB, mariadbDb, { interviews: FIXTURE_INTERVIEWS, seed: 7 });
   }
   project.provide('mariadbDb', mariadbDb);
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  project.provide('testRunId', runId);
 
   return async () => {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(compiledSourcesDir(runId), { recursive: true, force: true });
     if (mariadbDb) {
       const conn = await mysql.createConnection(MARIADB);
       await conn.query(`DROP DATABASE IF EXISTS \`${mariadbDb}\``);

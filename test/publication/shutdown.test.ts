@@ -4,19 +4,16 @@
  * stale or being rebuilt. Type errors are the type check's business; here only emitted JavaScript
  * matters, so tsc's exit status is ignored as long as main.js was written.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { compiledEntry } from '../helpers/compiled-sources.js';
 import { FIXTURE_DB } from '../helpers/global-setup.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-// Inside the repository so that the compiled files find node_modules and package.json's "type".
-const OUT = join(ROOT, 'dist', `.shutdown-test-${process.pid}`);
 
 interface Answer {
   status: number;
@@ -62,17 +59,7 @@ describe('graceful shutdown on SIGTERM', () => {
   let dataDir = '';
   let exited: Promise<number | null>;
   beforeAll(async () => {
-    const tsc = spawnSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        ...['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', OUT],
-        ...['--incremental', 'false', '--sourceMap', 'false'],
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const main = join(OUT, 'src/publication/main.js');
-    if (!existsSync(main)) throw new Error(`compiling the server failed:\n${tsc.stdout}${tsc.stderr}`);
+    const main = await compiledEntry(inject('testRunId'), 'src/publication/main.js');
 
     // A private copy with an endless view: a query on it runs until the time-out stops it.
     dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
@@ -115,7 +102,6 @@ describe('graceful shutdown on SIGTERM', () => {
 
   afterAll(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(OUT, { recursive: true, force: true });
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -6,10 +6,9 @@
  * refusals). Two more blocks run two server instances on one PostgreSQL database: in one
  * process with a shared injected clock (expiry included), and as two separate server processes.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { accessItemsUnder } from '../../src/work/bootstrap/default-profiles.js';
 import { loadWorkConfig } from '../../src/work/config.js';
 import { LOCK_TTL_MS, purgeExpiredLocks } from '../../src/work/locks/component-locks.js';
@@ -17,6 +16,7 @@ import { loadOntology } from '../../src/work/ontology/load-ontology.js';
 import { type RunningWorkServer, startWorkServer } from '../../src/work/server.js';
 import { PgClient } from '../../src/work/store/pg-client.js';
 import type { SqlClient, SqlQueryable } from '../../src/work/store/sql-client.js';
+import { compiledEntry } from '../helpers/compiled-sources.js';
 import { type FreshDatabase, workEngineCases } from '../helpers/work-engines.js';
 import { insertInterview, insertLoginUser, insertProfile } from '../helpers/work-permissions.js';
 import {
@@ -576,15 +576,14 @@ describe.skipIf(postgres.length === 0)(
 describe.skipIf(postgres.length === 0)(
   'component locks shared by two server processes on one PostgreSQL database',
   () => {
-    const ROOT = resolve(import.meta.dirname, '../..');
-    const OUT = join(ROOT, 'dist', `.locks-test-${process.pid}`);
+    let main = '';
     let fresh: FreshDatabase;
     const children: ChildProcess[] = [];
 
     /** Starts `node src/work/main.js` (compiled) and answers its API URL once it listens. */
     function startProcess(env: Record<string, string>): Promise<string> {
-      const child = spawn(process.execPath, [join(OUT, 'src/work/main.js')], {
-        cwd: OUT, // no stray .env from the repository
+      const child = spawn(process.execPath, [main], {
+        cwd: dirname(main), // no stray .env from the repository
         env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -604,18 +603,7 @@ describe.skipIf(postgres.length === 0)(
     }
 
     beforeAll(async () => {
-      const tsc = spawnSync(
-        process.execPath,
-        [
-          join(ROOT, 'node_modules/typescript/bin/tsc'),
-          ...['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', OUT],
-          ...['--incremental', 'false', '--sourceMap', 'false'],
-        ],
-        { cwd: ROOT, encoding: 'utf8' },
-      );
-      if (!existsSync(join(OUT, 'src/work/main.js'))) {
-        throw new Error(`compiling the server failed:\n${tsc.stdout}${tsc.stderr}`);
-      }
+      main = await compiledEntry(inject('testRunId'), 'src/work/main.js');
       fresh = await postgres[0]!.freshDatabase();
     }, 180_000);
     afterAll(async () => {
@@ -630,7 +618,6 @@ describe.skipIf(postgres.length === 0)(
         ),
       );
       await fresh?.dispose();
-      rmSync(OUT, { recursive: true, force: true });
     });
 
     it('a lock taken through one process refuses focus and save through the other', async () => {
