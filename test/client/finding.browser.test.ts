@@ -3,20 +3,28 @@
  * server (PGlite and PostgreSQL, one server per engine): searching interviews by the words of
  * their transcription (through the audiovisual portal) with the matching excerpts under the
  * rows; sorting by a column; the page, order and search kept in the address (reload,
- * back/forward); jumping to a page; a change of data language reading the open list again.
+ * back/forward); jumping to a page; a change of data language reading the open list again; a
+ * Spanish list and record form with no English left, and the users list naming profiles and
+ * yes/no. Screenshots (PGlite) of the search with excerpts, the deleted records and the link
+ * search and dialog at 1366, 1024 and 390 wide.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../client/src/i18n/en.js';
+import es from '../../client/src/i18n/es.js';
 import {
+  englishLeftIn,
   haveChromium,
   logIn,
   newAppPage,
+  pageText,
   screenshot,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
 import { workEngineCases } from '../helpers/work-engines.js';
+import { insertLoginUser } from '../helpers/work-permissions.js';
 import {
   rootBrowser,
   startTestWorkServer,
@@ -75,6 +83,9 @@ async function link(
   expect(saved.body.ok).toBe(true);
 }
 
+/** The ontology's English labels a Spanish screen of these sections must not show either. */
+const ENGLISH_LABELS = ['Interviews', 'Title', 'People', 'Informants', 'Code', 'Users'];
+
 /** The ids of the list's rows, in order. */
 const rowIds = async (page: Page): Promise<number[]> =>
   (await page.locator('dd-section-list tbody tr:not(.excerpts) td.id a').allTextContents()).map(Number);
@@ -125,6 +136,20 @@ for (const engine of workEngineCases()) {
       await link(api, 'oh1', interviews.harbour!, 'oh25', 'rsc167', other);
     }, 180_000);
 
+    /** Pictures of the screen as it is at 1366, 1024 and 390 wide (PGlite only), back to 1366 after. */
+    async function shots(name: string) {
+      if (engine.engine !== 'pglite') return;
+      for (const [width, height] of [
+        [1366, 800],
+        [1024, 768],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await screenshot(page, `${name}-${width}`);
+      }
+      await page.setViewportSize({ width: 1366, height: 800 });
+    }
+
     afterEach(async (t) => {
       if (t.task.result?.state === 'fail' && page && !page.isClosed()) {
         await screenshot(
@@ -165,7 +190,7 @@ for (const engine of workEngineCases()) {
         .toEqual(['Buxeda', 'Buxèda']);
       expect(await excerpts.first().textContent()).toContain('Mi padre era Joan Buxeda, tejedor');
       expect(await excerpts.first().textContent()).not.toContain('TC_');
-      await screenshot(page, 'finding-transcription-search-en-1366');
+      await shots('finding-transcription-search-en');
       expect(await seriousViolations(page)).toEqual([]);
 
       // The address holds the search: a reload shows the same rows, excerpts and condition.
@@ -280,7 +305,7 @@ for (const engine of workEngineCases()) {
       const row = page.locator('dd-deleted-records tbody tr').filter({ hasText: 'Lost and found' });
       await row.waitFor();
       expect(await row.locator('td').nth(3).textContent()).toBe('root (system user)');
-      await screenshot(page, `finding-deleted-en-${engine.engine}`);
+      await shots('finding-deleted-en');
       expect(await seriousViolations(page)).toEqual([]);
       await row.getByRole('button', { name: `Restore record ${id}` }).click();
       await page.getByText(`Record ${id} restored.`).waitFor();
@@ -322,7 +347,7 @@ for (const engine of workEngineCases()) {
       expect(texts.join(' | ')).toMatch(
         /Joan Vives.*Date of birth: 3 Mar 1931.*\| .*Joan Vives.*Date of birth: 20 Nov 1945/s,
       );
-      await screenshot(page, `finding-link-search-en-${engine.engine}`);
+      await shots('finding-link-search-en');
       await found.filter({ hasText: '1945' }).getByRole('button', { name: 'Link Joan Vives' }).click();
       await informants.getByRole('link', { name: 'Joan Vives' }).waitFor();
 
@@ -336,7 +361,7 @@ for (const engine of workEngineCases()) {
       await name.getByRole('textbox').fill('Mercè');
       await name.getByRole('textbox').press('Tab');
       await name.getByRole('status').getByText('Saved', { exact: true }).waitFor();
-      await screenshot(page, `finding-link-new-dialog-en-${engine.engine}`);
+      await shots('finding-link-new-dialog-en');
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Done' }).click();
       await informants.getByRole('link', { name: 'Mercè' }).waitFor();
@@ -346,6 +371,43 @@ for (const engine of workEngineCases()) {
         [interview],
       );
       expect(stored.rows[0]!.v).toHaveLength(2);
+    });
+
+    it('in Spanish: a list and a record form with no English; users named by profile and active', async () => {
+      await insertLoginUser(s.server.db, 7, {
+        username: 'anna',
+        password: 'anna password',
+        fullName: 'Anna Puig',
+        profile: 2,
+        projects: [1],
+      });
+      const person = await create(api, 'rsc197');
+      await saveText(api, 'rsc197', person, 'rsc85', 'lg-nolan', 'Núria');
+      await openApp('#/list/rsc197');
+      // A Spanish cataloguer: interface and data in Spanish (value lists such as Yes/No are data).
+      await page.getByLabel('Interface language').selectOption('es');
+      await page.getByLabel('Idioma de los datos').selectOption('lg-spa');
+      await page.getByRole('heading', { name: 'Personas', exact: true }).waitFor();
+      await page.locator('dd-section-list tbody tr').first().waitFor();
+      await page.getByRole('button', { name: 'Nuevo registro' }).waitFor();
+      expect(englishLeftIn(await pageText(page), en, es, ENGLISH_LABELS)).toEqual([]);
+
+      // The interview form: its portal's "new" and a field's "add a value" read in Spanish
+      // (the issue saw "New Personas" and "Add a value to Título").
+      await page.goto(`${new URL(s.server.url).origin}/#/edit/oh1/${interviews.weaver}`);
+      await page.getByRole('heading', { name: new RegExp(`^Entrevistas ${interviews.weaver}`) }).waitFor();
+      await page.getByRole('button', { name: 'Nuevo: Personas' }).waitFor();
+      await page.getByRole('button', { name: 'Añadir un valor a Título' }).waitFor();
+      expect(englishLeftIn(await pageText(page), en, es, ENGLISH_LABELS)).toEqual([]);
+
+      // The users list: profile and active by name, never "#2" or "dd64 1".
+      await page.goto(`${new URL(s.server.url).origin}/#/list/dd128`);
+      const anna = page.locator('dd-section-list tbody tr').filter({ hasText: 'anna' });
+      await expect
+        .poll(async () => (await anna.locator('td').allTextContents()).join(' | '))
+        .toMatch(/Cataloguer.*(?<!\p{L})Sí(?!\p{L})/u);
+      const cells = (await anna.locator('td').allTextContents()).join(' | ');
+      expect(cells).not.toMatch(/#-?\d|dd64|dd234|dd153/);
     });
 
     it('jumps to a page, and a change of data language reads the open list again', async () => {

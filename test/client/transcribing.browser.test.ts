@@ -4,7 +4,7 @@
  * file; the player sits beside the transcription from 1024 px and above it on a phone; while
  * typing, Esc plays and pauses, F2 goes back 5 s and F4 inserts the player's time as a timecode;
  * a click on a timecode chip takes the player there; the interview's informant is offered as a
- * speaker tag. What the server stores is checked. Screenshots (PGlite) in en/es/ca at three widths.
+ * speaker tag; Ctrl+Enter inserts the next page marker. What the server stores is checked. Screenshots (PGlite) in en/es/ca at three widths.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,26 @@ for (const engine of workEngineCases()) {
         .toBe(
           `Hola [TC_00:00:03.000_TC]que tal[person-n-${person}-Ana_García-data:{"section_tipo":"rsc197","section_id":"${person}"}:data]`,
         );
+    });
+
+    it('Ctrl+Enter inserts the next page marker where the caret is, and the keys list it', async () => {
+      const before = await storedTranscription();
+      await box().click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Control+Enter');
+      await page.keyboard.type('Segunda página');
+      await box().getByRole('img', { name: 'tag: page 1' }).waitFor();
+      await page.getByRole('button', { name: 'History', exact: true }).focus();
+      // The marker of the publication API's tag grammar, then the typing after it: no new line.
+      await expect.poll(storedTranscription, { timeout: 15_000 }).toBe(`${before}[page-n-1]Segunda página`);
+      expect(
+        await page.getByRole('button', { name: 'Insert page break' }).getAttribute('aria-keyshortcuts'),
+      ).toBe('Control+Enter');
+      const keys = page.locator('dd-transcription-editor details.keys');
+      if (!(await keys.evaluate((d) => (d as HTMLDetailsElement).open)))
+        await keys.getByText('Keyboard shortcuts').click();
+      expect(await keys.locator('dt', { hasText: 'Enter' }).innerText()).toBe('Ctrl+Enter');
+      expect(await keys.locator('dd', { hasText: 'page break' }).innerText()).toBe('Insert page break');
     });
 
     it.runIf(engine.engine === 'pglite')(

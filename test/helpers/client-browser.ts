@@ -140,4 +140,55 @@ export async function allViolations(page: Page): Promise<string[]> {
     return result.violations;
   })) as AxeViolation[];
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${v.impact}: ${n.target.join(' ')}`));
+
+/** Every text of the page, shadow roots and aria-label / title / placeholder included (what a person can read, roughly). */
+export async function pageText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const walk = (root: Node) => {
+      for (const n of Array.from(root.childNodes)) {
+        if (n.nodeType === Node.TEXT_NODE) out.push(n.textContent ?? '');
+        if (n instanceof Element) {
+          if (n.tagName === 'STYLE' || n.tagName === 'SCRIPT' || n.tagName === 'DIALOG') continue;
+          for (const a of ['aria-label', 'title', 'placeholder']) {
+            const v = n.getAttribute(a);
+            if (v) out.push(v);
+          }
+          if (n.shadowRoot) walk(n.shadowRoot);
+          walk(n);
+        }
+      }
+    };
+    walk(document.body);
+    return out.join(' ').replace(/\s+/g, ' ');
+  });
+}
+
+/**
+ * The English phrases of `text` that a screen in another language must not show: every interface
+ * sentence of `english` that reads otherwise in `translated` (without its inserted values, four
+ * letters or more), and the `extra` phrases (the ontology's English labels, say).
+ */
+export function englishLeftIn(
+  text: string,
+  english: Record<string, string>,
+  translated: Record<string, string>,
+  extra: readonly string[] = [],
+): string[] {
+  const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const phrases = [
+    ...Object.entries(english)
+      .filter(([k, v]) => translated[k] !== v)
+      .flatMap(([, v]) => v.split(/\{\{\w+\}\}/))
+      .map((s) => s.trim())
+      .filter((s) => s.length >= 4 && /[a-z]{3}/i.test(s)),
+    ...extra,
+  ];
+  return [
+    ...new Set(
+      phrases.filter((phrase) =>
+        new RegExp(`(^|[^\\p{L}])${escapeRegExp(phrase)}($|[^\\p{L}])`, 'u').test(text),
+      ),
+    ),
+  ];
 }

@@ -5,7 +5,9 @@
  * change), publishes with dd_diffusion_api.diffuse into a real target (SQLite, and MariaDB when
  * reachable), and the real publication API answers `av-indexation-fragment` (v2) with exactly
  * that passage and the term, and v1 `thesaurus_indexation_node` / `thesaurus_video_view_data`
- * for the term with the passage's node and text. Removing the indexation and publishing again
+ * for the term with the passage's node and text. A term attached to the whole interview (no
+ * passage, no tag) comes out among the terms of the interview's whole transcription (v2) and in
+ * the term's v1 indexation, but is no passage node. Removing the indexation and publishing again
  * leaves the term without it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -158,6 +160,52 @@ describe.each(workEngineCases())('indexation published from $engine', (engine) =
       expect(view.json.fragments[0].fragm).toContain(PASSAGE);
       expect(view.json.fragments[0].fragm).not.toContain('pueblo');
       expect(view.json.interview_id).toBe(String(INTERVIEW_ID));
+    });
+
+    it('a term of the whole interview is published as the interview’s, with no passage of its own', async () => {
+      // "Guerra" (ts1 1) attached to the whole interview: set_indexation without tipo or tag id.
+      const whole = await root.post({
+        dd_api: 'dd_component_text_area_api',
+        action: 'set_indexation',
+        source: { section_tipo: 'oh1', section_id: INTERVIEW_ID, lang: 'lg-spa' },
+        data: { terms: [{ section_tipo: 'ts1', section_id: 1 }] },
+      });
+      expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+      await publish(['ts1', 'oh1']);
+
+      // v2: the interview's whole transcription names it beside the passage's term; a passage
+      // (tag 7) keeps only its own term.
+      const res = await api.get(`/${db}/av-indexation-fragment?section_id=${INTERVIEW_ID}&lang=lg-spa`);
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      expect(res.json.meta.passage).toBe('whole');
+      expect(res.json.data.transcription).toContain('Hablamos de la cosecha y después del pueblo.');
+      expect(
+        [...res.json.data.terms].sort((a: { term_id: string }, b: { term_id: string }) =>
+          a.term_id.localeCompare(b.term_id),
+        ),
+      ).toEqual([
+        { term_id: 'ts1_1', term: 'Guerra' },
+        { term_id: 'ts1_2', term: 'Exilio' },
+      ]);
+      const passage = await api.get(`/${db}/av-indexation-fragment?section_id=${INTERVIEW_ID}&tag_id=7`);
+      expect(passage.json.data.terms).toEqual([{ term_id: 'ts1_2', term: 'Exilio' }]);
+
+      // v1: the term's indexation holds the interview without a tag; it is no passage node.
+      const term = await v1Get(api, CODE, 'thesaurus_term', { ar_term_id: 'ts1_1', lang: 'lg-spa' });
+      expect(JSON.parse(term.json.result[0].indexation)).toContainEqual(
+        expect.objectContaining({
+          type: 'dd96',
+          section_tipo: 'oh1',
+          section_id: INTERVIEW_ID,
+          tag_id: null,
+        }),
+      );
+      const nodes = await v1Get(api, CODE, 'thesaurus_indexation_node', { term_id: 'ts1_1', lang: 'lg-spa' });
+      expect(
+        (nodes.json.result as { locator: { section_id: unknown } }[]).filter(
+          (n) => String(n.locator.section_id) === String(INTERVIEW_ID),
+        ),
+      ).toEqual([]);
     });
 
     it('a removed indexation, published again, is no longer the term’s', async () => {

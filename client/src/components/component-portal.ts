@@ -114,6 +114,11 @@ export class ComponentPortal extends ComponentBase {
 
   private targetMapsCache: Promise<{ show: Ddo[]; search: Ddo[] }> | undefined;
 
+  /** A record by its section's name and its number ("People 3"), when it has no name of its own. */
+  private numbered(l: { section_tipo: string; section_id: number | string }): string {
+    return `${this.store.session.labelOf(l.section_tipo)} ${l.section_id}`;
+  }
+
   /** Labels of linked records when the answer carries no columns for them (see targetMaps). */
   private async loadFallbackLabels() {
     const locators = this.entries as Locator[];
@@ -236,13 +241,17 @@ export class ComponentPortal extends ComponentBase {
               ? itemText(item)
               : '';
           };
+          const text =
+            nameColumns.map(columnText).filter(Boolean).join(' ') ||
+            this.numbered({ section_tipo: st, section_id: row.section_id });
           return {
             locator: { section_tipo: st, section_id: Number(row.section_id) },
-            text: nameColumns.map(columnText).filter(Boolean).join(' ') || `#${row.section_id}`,
+            text,
+            // A column repeating the name (a computed full name) tells nothing apart.
             details: listColumns
               .filter((d) => !nameColumns.some((n) => n.tipo === d.tipo))
               .map((d) => ({ label: String(d.label ?? d.tipo), value: columnText(d) }))
-              .filter((d) => d.value !== '')
+              .filter((d) => d.value !== '' && d.value !== text)
               .slice(0, 4),
           };
         });
@@ -366,11 +375,13 @@ export class ComponentPortal extends ComponentBase {
     const list =
       locators.length === 0
         ? html`<p class="muted">${t('noneLinked')}</p>`
-        : html`<ol aria-label=${`${this.context.label}: linked records`}>
+        : html`<ol aria-label=${t('linkedRecordsOf', { label: this.context.label as string })}>
             ${locators.map((l, i) => {
+              const own = item ? linkedText(this.data, item, columns, l) : '';
+              // A record with nothing to show reads as its section and number ("Audiovisual 3").
               const text =
                 this.fallbackLabels.get(`${l.section_tipo}_${l.section_id}`) ??
-                (item ? linkedText(this.data, item, columns, l) : `#${l.section_id}`);
+                (own && own !== `#${l.section_id}` ? own : this.numbered(l));
               return html`<li><div class="row">
                 <a href=${hrefOf({ name: 'edit', section: l.section_tipo, id: Number(l.section_id) })}>${text}</a>
                 ${
@@ -410,11 +421,10 @@ export class ComponentPortal extends ComponentBase {
                   ${this.found.map(
                     (f) => html`<li class="row"><button type="button" @click=${() => this.link(f.locator)}
                       aria-label=${t('linkTo', { text: f.text })}>${t('link')}</button>
-                      <span><strong>${f.text}</strong>${
-                        f.details.length > 0
-                          ? html` <span class="details">${f.details.map((d, i) => html`${i > 0 ? ' · ' : ''}${d.label}: ${d.value}`)}</span>`
-                          : ''
-                      } <span class="details">#${f.locator.section_id}</span></span></li>`,
+                      <span><strong>${f.text}</strong> <span class="details">${[
+                        ...f.details,
+                        { label: t('id'), value: String(f.locator.section_id) },
+                      ].map((d, i) => html`${i > 0 ? ' · ' : ''}${d.label}: ${d.value}`)}</span></span></li>`,
                   )}
                 </ul>`
               : ''

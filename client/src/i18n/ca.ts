@@ -207,7 +207,8 @@ export default {
   linkedNotRead: 'No s’han pogut llegir els registres enllaçats.',
   createdAndLinked: 'S’ha creat i enllaçat el registre nou {{id}}.',
   noOptions: 'La seva llista de valors encara no té opcions.',
-  noneLinked: 'Cap d’enllaçat.',
+  noneLinked: 'Cap registre enllaçat.',
+  linkedRecordsOf: '{{label}}: registres enllaçats',
   moveUp: 'Puja {{text}}',
   moveDown: 'Baixa {{text}}',
   unlink: 'Desenllaça {{text}}',
@@ -332,6 +333,7 @@ export default {
   escKey: 'Esc',
   ctrlKey: 'Ctrl',
   spaceKey: 'Espai',
+  enterKey: 'Retorn',
   clickTimecode: 'Clic en un codi de temps',
   seekThere: 'el reproductor va a aquell moment',
   // --- hierarchy-install ---

@@ -203,6 +203,7 @@ export default {
   createdAndLinked: 'New record {{id}} created and linked.',
   noOptions: 'Its list of values has no options yet.',
   noneLinked: 'None linked.',
+  linkedRecordsOf: '{{label}}: linked records',
   moveUp: 'Move {{text}} up',
   moveDown: 'Move {{text}} down',
   unlink: 'Unlink {{text}}',
@@ -326,6 +327,7 @@ export default {
   escKey: 'Esc',
   ctrlKey: 'Ctrl',
   spaceKey: 'Space',
+  enterKey: 'Enter',
   clickTimecode: 'Click a timecode',
   seekThere: 'the player goes to that time',
   // --- hierarchy-install ---

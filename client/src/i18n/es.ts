@@ -209,6 +209,7 @@ export default {
   createdAndLinked: 'Nuevo registro {{id}} creado y enlazado.',
   noOptions: 'Su lista de valores aún no tiene opciones.',
   noneLinked: 'Ninguno enlazado.',
+  linkedRecordsOf: '{{label}}: registros enlazados',
   moveUp: 'Subir {{text}}',
   moveDown: 'Bajar {{text}}',
   unlink: 'Desenlazar {{text}}',
@@ -333,6 +334,7 @@ export default {
   escKey: 'Esc',
   ctrlKey: 'Ctrl',
   spaceKey: 'Espacio',
+  enterKey: 'Intro',
   clickTimecode: 'Clic en un código de tiempo',
   seekThere: 'el reproductor va a ese momento',
   // --- hierarchy-install ---

@@ -15,7 +15,8 @@
  * Against the player (`player`: the record's audiovisual player, text/av-players.ts): Esc or
  * Ctrl+Space play and pause, F2 goes back 5 s, F4 inserts the player's time as a timecode, and a
  * click on a timecode chip takes the player there. `speakers` (text/speakers.ts) offers the
- * interview's informants as person tags.
+ * interview's informants as person tags. Ctrl+Enter (the page-break key of word processors)
+ * inserts the next page marker, with or without a player.
  */
 
 import { css, html, LitElement } from 'lit';
@@ -33,6 +34,14 @@ function secondsOfTag(tag: Tag): number | undefined {
   if (tag.kind === 'tc-point') return tag.seconds;
   if (tag.kind === 'tc-range') return tag.tcIn;
   return undefined;
+}
+
+/**
+ * Ctrl+Enter inserts a page marker: the page-break key of Word, LibreOffice and Google Docs. The
+ * free F-keys say nothing of pages, and F3, F5-F7, F11 and F12 are the browsers' own.
+ */
+export function isPageShortcut(e: KeyboardEvent): boolean {
+  return e.key === 'Enter' && e.ctrlKey && !e.shiftKey && !e.altKey && !e.metaKey;
 }
 
 /** Reads the editing surface back into the stored text (chips -> their raw tag). */
@@ -338,6 +347,11 @@ export class DdTranscriptionEditor extends LitElement {
   private onKeyDown = (e: KeyboardEvent) => {
     if (!e.isComposing && this.onPlayerKey(e)) return;
     if (this.readonly || e.isComposing) return;
+    if (isPageShortcut(e)) {
+      e.preventDefault();
+      this.insertAndGoOn(this.nextPageTag());
+      return;
+    }
     const sel = this.selection();
     if (!sel || sel.rangeCount === 0) return;
     const range = sel.getRangeAt(0);
@@ -504,12 +518,16 @@ export class DdTranscriptionEditor extends LitElement {
     if (!player) return;
     if (action === 'stamp') {
       const tag = timecodeTag(String(Math.round(player.currentTime * 1000) / 1000));
-      if (tag) this.insertTag(tag);
-      // Typing goes on after the new chip.
-      const at = this.lastRange;
-      this.surface.focus({ preventScroll: true });
-      if (at) this.placeCaret(at.startContainer, at.startOffset);
+      if (tag) this.insertAndGoOn(tag);
     } else runOnPlayer(player, action);
+  }
+
+  /** A tag inserted at the caret, and typing goes on after the new chip. */
+  private insertAndGoOn(raw: string) {
+    this.insertTag(raw);
+    const at = this.lastRange;
+    this.surface.focus({ preventScroll: true });
+    if (at) this.placeCaret(at.startContainer, at.startOffset);
   }
 
   /** A click on a timecode chip takes the player to that time (the caret goes after the chip). */
@@ -546,13 +564,19 @@ export class DdTranscriptionEditor extends LitElement {
           </select></label>`
         : ''
     }${
-      hasPlayer
+      // The keys are told where one transcribes (a player or indexing), not under every text.
+      hasPlayer || this.indexable
         ? html`<details class="keys"><summary>${t('shortcutsTitle')}</summary>
-          <dl>
+          <dl>${
+            hasPlayer
+              ? html`
             <dt><kbd>${t('escKey')}</kbd> / <kbd>${t('ctrlKey')}</kbd>+<kbd>${t('spaceKey')}</kbd></dt><dd>${t('playPause')}</dd>
             <dt><kbd>F2</kbd></dt><dd>${t('backSeconds')}</dd>
             <dt><kbd>F4</kbd></dt><dd>${t('insertPlayerTime')}</dd>
-            <dt>${t('clickTimecode')}</dt><dd>${t('seekThere')}</dd>
+            <dt>${t('clickTimecode')}</dt><dd>${t('seekThere')}</dd>`
+              : ''
+          }
+            <dt><kbd>${t('ctrlKey')}</kbd>+<kbd>${t('enterKey')}</kbd></dt><dd>${t('insertPageBreak')}</dd>
           </dl></details>`
         : ''
     }`;
@@ -624,9 +648,14 @@ export class DdTranscriptionEditor extends LitElement {
     input.value = '';
   }
 
-  private insertPage() {
+  /** The next page marker: one above the highest in the text. */
+  private nextPageTag(): string {
     const pages = [...this.currentValue.matchAll(/\[page-[a-z]-(\d+)/g)].map((m) => Number(m[1]));
-    this.insertTag(pageTag(pages.length > 0 ? Math.max(...pages) + 1 : 1));
+    return pageTag(pages.length > 0 ? Math.max(...pages) + 1 : 1);
+  }
+
+  private insertPage() {
+    this.insertTag(this.nextPageTag());
   }
 
   override render() {
@@ -640,7 +669,7 @@ export class DdTranscriptionEditor extends LitElement {
           : html`<div class="tools row">
             <input name="tc" aria-label=${t('timecodeToInsert')} placeholder="00:01:30" />
             <button type="button" @click=${this.insertTimecode}>${t('insertTimecode')}</button>
-            <button type="button" @click=${this.insertPage}>${t('insertPageBreak')}</button>
+            <button type="button" aria-keyshortcuts="Control+Enter" @click=${this.insertPage}>${t('insertPageBreak')}</button>
             ${this.renderPlayerTools()}
             ${this.indexable ? html`<button type="button" @mousedown=${(e: Event) => e.preventDefault()} @click=${this.askIndex}>${t('idx_indexSelection')}</button>` : ''}
           </div>`
