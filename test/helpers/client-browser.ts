@@ -140,6 +140,7 @@ export async function allViolations(page: Page): Promise<string[]> {
     return result.violations;
   })) as AxeViolation[];
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${v.impact}: ${n.target.join(' ')}`));
+}
 
 /** Every text of the page, shadow roots and aria-label / title / placeholder included (what a person can read, roughly). */
 export async function pageText(page: Page): Promise<string> {
