@@ -122,7 +122,8 @@ export function itemText(item: DataItem | undefined): string {
 
 /**
  * Text of a portal's linked records in a list or edit screen: for each locator, the values of the
- * portal's sub-columns (their items come in the same answer, keyed by parent_tipo).
+ * portal's sub-columns (their items come in the same answer, keyed by parent_tipo); '' when
+ * none has a value, for the caller to name the record otherwise.
  */
 export function linkedText(
   data: readonly DataItem[],
@@ -134,5 +135,5 @@ export function linkedText(
     .filter((c) => c.section_tipo === locator.section_tipo)
     .map((c) => itemText(itemOf(data, c.tipo, locator.section_tipo, locator.section_id, portal.tipo)))
     .filter(Boolean);
-  return parts.length > 0 ? parts.join(' ') : `#${locator.section_id}`;
+  return parts.join(' ');
 }

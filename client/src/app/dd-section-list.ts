@@ -290,10 +290,7 @@ export class DdSectionList extends LitElement {
       // Locators whose sub-columns came empty (none, or none readable) are named by a read.
       const sub = ddos.filter((d) => d.parent === item.tipo);
       for (const e of item.entries) {
-        if (
-          isLocatorEntry(e) &&
-          (sub.length === 0 || linkedText(result.data, item, sub, e) === `#${e.section_id}`)
-        )
+        if (isLocatorEntry(e) && (sub.length === 0 || linkedText(result.data, item, sub, e) === ''))
           locators.push(e);
       }
     }
@@ -452,7 +449,7 @@ export class DdSectionList extends LitElement {
       return html`${locators.map((l, i) => {
         const own = sub.length > 0 ? linkedText(data, item, sub, l) : '';
         const text =
-          (own && own !== `#${l.section_id}` ? own : undefined) ??
+          (own || undefined) ??
           this.names?.nameOf(l) ??
           t('recordOf', { label: this.session.labelOf(l.section_tipo), id: l.section_id });
         const id = Number(l.section_id);

@@ -116,7 +116,7 @@ export class ComponentPortal extends ComponentBase {
 
   /** A record by its section's name and its number ("People 3"), when it has no name of its own. */
   private numbered(l: { section_tipo: string; section_id: number | string }): string {
-    return `${this.store.session.labelOf(l.section_tipo)} ${l.section_id}`;
+    return t('recordOf', { label: this.store.session.labelOf(l.section_tipo), id: l.section_id });
   }
 
   /** Labels of linked records when the answer carries no columns for them (see targetMaps). */
@@ -380,8 +380,7 @@ export class ComponentPortal extends ComponentBase {
               const own = item ? linkedText(this.data, item, columns, l) : '';
               // A record with nothing to show reads as its section and number ("Audiovisual 3").
               const text =
-                this.fallbackLabels.get(`${l.section_tipo}_${l.section_id}`) ??
-                (own && own !== `#${l.section_id}` ? own : this.numbered(l));
+                this.fallbackLabels.get(`${l.section_tipo}_${l.section_id}`) ?? (own || this.numbered(l));
               return html`<li><div class="row">
                 <a href=${hrefOf({ name: 'edit', section: l.section_tipo, id: Number(l.section_id) })}>${text}</a>
                 ${

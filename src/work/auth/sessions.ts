@@ -5,6 +5,7 @@
  * CSRF token; the one the request came with is destroyed (rotation).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readOntologyVersion } from '../ontology/ontology-store.js';
 import {
   deleteSession,
   insertSession,
@@ -54,13 +55,10 @@ export async function resolveSession(
   token: string | undefined,
   now: Date,
 ): Promise<{ session: Session | undefined; ontologyVersion: number }> {
-  const valid = token !== undefined && TOKEN_PATTERN.test(token);
-  const { row, ontologyVersion } = await touchLiveSession(
-    db,
-    valid ? hashToken(token) : undefined,
-    now,
-    idleSince(now),
-  );
+  if (token === undefined || !TOKEN_PATTERN.test(token)) {
+    return { session: undefined, ontologyVersion: await readOntologyVersion(db) };
+  }
+  const { row, ontologyVersion } = await touchLiveSession(db, hashToken(token), now, idleSince(now));
   return { session: row ? toSession(row) : undefined, ontologyVersion };
 }
 

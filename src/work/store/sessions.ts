@@ -34,24 +34,18 @@ export async function insertSession(
 export const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * What every request starts with, in one statement: the live session for this token hash (if a
- * token came) and the ontology version (the server compares it with the ontology it holds, so an
+ * What a request with a session cookie starts with, in one statement: the live session for this
+ * token hash and the ontology version (the server compares it with the ontology it holds, so an
  * edit committed by any instance is served from the next request). The session's last_seen_at is
  * moved to now in the same statement when it is older than TOUCH_INTERVAL_MS (the update locks
  * nothing otherwise); an idle or expired row is deleted and no row is returned.
  */
 export async function touchLiveSession(
   db: SqlQueryable,
-  tokenSha256: string | undefined,
+  tokenSha256: string,
   now: Date,
   idleSince: Date,
 ): Promise<{ row: SessionRow | undefined; ontologyVersion: number }> {
-  if (tokenSha256 === undefined) {
-    const { rows } = await db.query<{ ontology_version: string }>(
-      'SELECT version::text AS ontology_version FROM ontology_version WHERE id = 1',
-    );
-    return { row: undefined, ontologyVersion: versionOf(rows[0]) };
-  }
   const { rows } = await db.query<Partial<SessionRow> & { ontology_version: string }>(
     `WITH live AS (
        SELECT token_sha256, user_id, csrf_token, application_lang, data_lang FROM sessions
