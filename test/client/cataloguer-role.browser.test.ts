@@ -12,6 +12,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
@@ -67,13 +68,7 @@ for (const engine of workEngineCases()) {
       await page.getByRole('heading', { name: 'Interviews', exact: true }).waitFor();
     }, 120_000);
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed())
-        await screenshot(
-          page,
-          `failed-cataloguer-${engine.engine}-${t.task.name.slice(0, 30).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `cataloguer-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

@@ -12,6 +12,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -92,14 +93,7 @@ for (const engine of workEngineCases()) {
     }, 120_000);
 
     // A failed step leaves a picture of the screen it failed on.
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed()) {
-        await screenshot(
-          page,
-          `failed-${engine.engine}-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-      }
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

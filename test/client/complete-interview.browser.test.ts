@@ -20,6 +20,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -133,13 +134,7 @@ for (const engine of workEngineCases()) {
       await page.getByRole('button', { name: 'Log out' }).waitFor();
     }, 120_000);
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed())
-        await screenshot(
-          page,
-          `failed-complete-interview-${engine.engine}-${t.task.name.slice(0, 30).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `complete-interview-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

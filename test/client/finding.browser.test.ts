@@ -19,6 +19,7 @@ import {
   newAppPage,
   pageText,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -150,14 +151,7 @@ for (const engine of workEngineCases()) {
       await page.setViewportSize({ width: 1366, height: 800 });
     }
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed()) {
-        await screenshot(
-          page,
-          `failed-finding-${engine.engine}-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-      }
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `finding-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

@@ -21,6 +21,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -147,13 +148,7 @@ for (const engine of workEngineCases())
       await page.getByRole('button', { name: 'Log out' }).waitFor();
     }, 120_000);
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed())
-        await screenshot(
-          page,
-          `failed-indexing-${engine.engine}-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `indexing-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

@@ -20,6 +20,7 @@ import {
   newAppPage,
   pageText,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -101,13 +102,7 @@ for (const engine of workEngineCases())
       page.setDefaultTimeout(15_000);
     }, 120_000);
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed())
-        await screenshot(
-          page,
-          `failed-languages-${engine.engine}-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `languages-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

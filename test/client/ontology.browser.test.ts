@@ -13,6 +13,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   startClientChromium,
   warnWithoutChromium,
 } from '../helpers/client-browser.js';
@@ -57,13 +58,7 @@ describe.runIf(haveChromium)('the Ontology area of the web client', () => {
     });
   }, 120_000);
 
-  afterEach(async (t) => {
-    if (t.task.result?.state === 'fail' && page && !page.isClosed()) {
-      await screenshot(page, `failed-ontology-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(
-        () => {},
-      );
-    }
-  });
+  afterEach((t) => screenshotIfFailed(t.task, page, 'ontology'));
 
   afterAll(async () => {
     await context?.close();

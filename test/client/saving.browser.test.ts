@@ -19,7 +19,7 @@ import {
   ensureClientBuilt,
   haveChromium,
   launchChromium,
-  screenshot,
+  screenshotIfFailed,
 } from '../helpers/client-browser.js';
 import { updateNode } from '../helpers/ontology-edits.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -159,13 +159,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     await api.login('root', TEST_ROOT_PASSWORD);
   }, 120_000);
 
-  afterEach(async (t) => {
-    if (t.task.result?.state === 'fail' && page && !page.isClosed()) {
-      await screenshot(page, `failed-saving-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(
-        () => {},
-      );
-    }
-  });
+  afterEach((t) => screenshotIfFailed(t.task, page, 'saving'));
 
   afterAll(async () => {
     await context?.close();

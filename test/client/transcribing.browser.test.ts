@@ -13,6 +13,7 @@ import {
   logIn,
   newAppPage,
   screenshot,
+  screenshotIfFailed,
   seriousViolations,
   startClientChromium,
   warnWithoutChromium,
@@ -108,13 +109,7 @@ for (const engine of workEngineCases()) {
       await page.getByRole('heading', { name: new RegExp(`^Audiovisual ${av}`) }).waitFor();
     }, 120_000);
 
-    afterEach(async (t) => {
-      if (t.task.result?.state === 'fail' && page && !page.isClosed())
-        await screenshot(
-          page,
-          `failed-transcribing-${engine.engine}-${t.task.name.slice(0, 30).replace(/\W+/g, '-')}`,
-        ).catch(() => {});
-    });
+    afterEach((t) => screenshotIfFailed(t.task, page, `transcribing-${engine.engine}`));
 
     afterAll(async () => {
       await context?.close();

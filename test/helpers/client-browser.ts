@@ -193,3 +193,16 @@ export function englishLeftIn(
     ),
   ];
 }
+
+/**
+ * A picture of the page when the test just failed (an afterEach's task), named
+ * `failed-<prefix>-<the test's name>`, for whoever reads the CI log; never fails itself.
+ */
+export async function screenshotIfFailed(
+  task: { name: string; result?: { state?: string } },
+  page: Page | undefined,
+  prefix: string,
+): Promise<void> {
+  if (task.result?.state !== 'fail' || !page || page.isClosed()) return;
+  await screenshot(page, `failed-${prefix}-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
+}
