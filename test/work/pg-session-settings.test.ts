@@ -3,7 +3,8 @@
  * copy, planned over tables without statistics, crossed jit_above_cost and spent 2.2 s
  * compiling what ran in 3 ms (every migration test on PostgreSQL paid it). A plain session on
  * the same server (the shared test server keeps PostgreSQL's default, JIT on) still compiles
- * the same plan, so this fails if the setting is lost.
+ * the same plan, so this fails if the setting is lost. Nor do they start parallel workers for a
+ * list page: a Gather per request only competes for the cores the other requests need.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,5 +40,27 @@ describe.runIf(canRun)('PostgreSQL sessions of the work API', () => {
     // Without JIT on the server itself the comparison below says nothing.
     if (rows[0]!.jit !== 'on') return;
     expect(jitOf((await plain.query(COSTLY)).rows)).toBe(true);
+  });
+
+  it('plan no parallel workers, where a plain session on the same server would', async () => {
+    const setting = await client.query<{ max_parallel_workers_per_gather: string }>(
+      'SHOW max_parallel_workers_per_gather',
+    );
+    expect(setting.rows[0]!.max_parallel_workers_per_gather).toBe('0');
+    // A table large enough (~14 MB) for the planner to scan it with workers: EXPLAIN only.
+    const table = `parallel_probe_${process.pid}`;
+    await plain.query(`CREATE TABLE ${table} AS SELECT g FROM generate_series(1, 400000) g`);
+    await plain.query(`ANALYZE ${table}`);
+    const scan = `EXPLAIN (FORMAT JSON) SELECT count(*) FROM ${table} WHERE g % 7 = 0`;
+    const parallel = (plan: unknown) => JSON.stringify(plan).includes('Gather');
+    expect(parallel((await client.query(scan)).rows)).toBe(false);
+    const plainSetting = await plain.query<{ max_parallel_workers_per_gather: string }>(
+      'SHOW max_parallel_workers_per_gather',
+    );
+    const plainPlan = (await plain.query(scan)).rows;
+    await plain.query(`DROP TABLE ${table}`);
+    // Without parallel query on the server itself the comparison says nothing.
+    if (plainSetting.rows[0]!.max_parallel_workers_per_gather === '0') return;
+    expect(parallel(plainPlan)).toBe(true);
   });
 });
