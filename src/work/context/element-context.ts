@@ -121,6 +121,36 @@ export interface ContextOptions {
   parent?: string;
 }
 
+/**
+ * The parts of a context that depend on the ontology and the label language only, never on the
+ * caller (request_config, columns_map, target_sections): made once per loaded ontology and
+ * shared by every answer, frozen so no answer can change another's. A new ontology version is
+ * a new Ontology object, so its parts are made afresh.
+ */
+const sharedParts = new WeakMap<Ontology, Map<string, unknown>>();
+
+function shared<T>(ontology: Ontology, key: string, make: () => T): T {
+  let parts = sharedParts.get(ontology);
+  if (!parts) {
+    parts = new Map();
+    sharedParts.set(ontology, parts);
+  }
+  let part = parts.get(key) as T | undefined;
+  if (part === undefined) {
+    part = deepFreeze(make());
+    parts.set(key, part);
+  }
+  return part;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 const withLabels = (ontology: Ontology, tipos: readonly string[], lang: string) =>
   tipos.map((tipo) => {
     const node = ontology.node(tipo);
@@ -216,14 +246,18 @@ export function elementContext(
   };
   if (node.model === 'section') {
     const limit = mode === 'edit' ? 1 : LIST_LIMIT;
-    const ddoMap = defaultDdoMap(ontology, node.tipo, mode);
+    const key = `section\u0000${node.tipo}\u0000${mode}\u0000${labels}`;
     return {
       ...base,
       parent: node.parent,
       matrix_table: ontology.tableOf(node.tipo),
       read_only: node.read_only === true,
-      request_config: sectionRequestConfig(ontology, node, mode, labels, limit),
-      columns_map: columnsMap(ontology, ddoMap, node.tipo, labels),
+      request_config: shared(ontology, `${key}\u0000request_config`, () =>
+        sectionRequestConfig(ontology, node, mode, labels, limit),
+      ),
+      columns_map: shared(ontology, `${key}\u0000columns_map`, () =>
+        columnsMap(ontology, defaultDdoMap(ontology, node.tipo, mode), node.tipo, labels),
+      ),
       sqo_session: null,
     };
   }
@@ -245,12 +279,20 @@ export function elementContext(
       translatable: node.translatable === true,
       sortable: !NOT_IN_LIST.has(node.model),
     };
-    if (node.target_section_tipo) {
-      entry.target_sections = withLabels(ontology, node.target_section_tipo, labels);
+    const key = `component\u0000${node.tipo}\u0000${labels}`;
+    const targets = node.target_section_tipo;
+    if (targets) {
+      entry.target_sections = shared(ontology, `${key}\u0000target_sections`, () =>
+        withLabels(ontology, targets, labels),
+      );
     }
     if (PORTAL_MODELS.has(node.model)) {
-      entry.request_config = portalRequestConfig(ontology, node, labels);
-      entry.columns_map = columnsMap(ontology, portalColumns(ontology, node), node.tipo, labels);
+      entry.request_config = shared(ontology, `${key}\u0000request_config`, () =>
+        portalRequestConfig(ontology, node, labels),
+      );
+      entry.columns_map = shared(ontology, `${key}\u0000columns_map`, () =>
+        columnsMap(ontology, portalColumns(ontology, node), node.tipo, labels),
+      );
     }
     return entry;
   }

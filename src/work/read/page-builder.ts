@@ -120,9 +120,7 @@ export class PageBuilder {
   }
 
   addItem(item: DataItem): void {
-    const key = [item.section_tipo, item.section_id, item.tipo, item.from_component_tipo, item.lang].join(
-      '\u0000',
-    );
+    const key = `${item.section_tipo}\u0000${item.section_id}\u0000${item.tipo}\u0000${item.from_component_tipo}\u0000${item.lang}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.items.push(item);
@@ -256,13 +254,22 @@ export class PageBuilder {
   ): Promise<void> {
     const lists = new Map<string, unknown[]>();
     for (const st of sections) lists.set(st, await this.datalistOf(st));
+    // One datalist per component, shared by its items on the page (they are the same options).
+    const byComponent = new Map<string, unknown[]>();
+    for (const ddo of ddos) {
+      const node = this.ontology.node(ddo.tipo);
+      if (!node || !DATALIST_MODELS.has(node.model) || byComponent.has(node.tipo)) continue;
+      byComponent.set(
+        node.tipo,
+        (node.target_section_tipo ?? []).flatMap((t) =>
+          (lists.get(t) ?? []).map((o) => ({ ...(o as object), from_component_tipo: node.tipo })),
+        ),
+      );
+    }
     for (const item of this.items) {
       if (item.section_tipo !== sectionTipo) continue;
-      const node = this.ontology.node(item.tipo);
-      if (!node || !DATALIST_MODELS.has(node.model) || !ddos.some((d) => d.tipo === item.tipo)) continue;
-      item.datalist = (node.target_section_tipo ?? []).flatMap((t) =>
-        (lists.get(t) ?? []).map((o) => ({ ...(o as object), from_component_tipo: node.tipo })),
-      );
+      const datalist = byComponent.get(item.tipo);
+      if (datalist) item.datalist = datalist;
     }
   }
 

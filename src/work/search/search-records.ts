@@ -44,17 +44,45 @@ export function sectionsOf(ontology: Ontology, sqo: Pick<Sqo, 'section_tipo'>): 
 }
 
 /**
- * The database's lower(unaccent()) of every text word of the filter, in one statement, so the
- * search's LIKE patterns are constants (index-friendly plans).
+ * Words already normalised, per database client: a word's lower(unaccent()) never changes for a
+ * database (the side tables' stored values were made by the same function), so a filter typed
+ * again (the next page, the same code prefix from another cataloguer) needs no statement. Keyed
+ * by the client object, so two databases in one process (PGlite and PostgreSQL) never share an
+ * answer; emptied when full rather than ordered, since a word costs one statement to learn again.
+ */
+const normalisedByDb = new WeakMap<SqlQueryable, Map<string, string>>();
+export const NORMALISED_WORDS_KEPT = 5000;
+
+/**
+ * The database's lower(unaccent()) of every text word of the filter, so the search's LIKE
+ * patterns are constants (index-friendly plans): the words not seen before in one statement.
  */
 export async function normaliseWords(db: SqlQueryable, sqo: Sqo): Promise<Map<string, string>> {
   const words = textWords(sqo);
   if (words.length === 0) return new Map();
+  let known = normalisedByDb.get(db);
+  if (!known) {
+    known = new Map();
+    normalisedByDb.set(db, known);
+  }
+  const normalised = new Map<string, string>();
+  const missing: string[] = [];
+  for (const w of words) {
+    const n = known.get(w);
+    if (n === undefined) missing.push(w);
+    else normalised.set(w, n);
+  }
+  if (missing.length === 0) return normalised;
   const { rows } = await db.query<{ w: string; n: string }>(
     'SELECT t.w, lower(unaccent(t.w)) AS n FROM jsonb_array_elements_text($1::jsonb) AS t(w)',
-    [JSON.stringify(words)],
+    [JSON.stringify(missing)],
   );
-  return new Map(rows.map((r) => [r.w, r.n]));
+  if (known.size + rows.length > NORMALISED_WORDS_KEPT) known.clear();
+  for (const r of rows) {
+    known.set(r.w, r.n);
+    normalised.set(r.w, r.n);
+  }
+  return normalised;
 }
 
 /** The UNION of an SQO's branches, its words normalised first (what every search runs). */
