@@ -7,13 +7,19 @@
  * sessions, locks) is read at scrape time from the sources the server hands over, so the request
  * path pays for the request counters only.
  *
+ * prom-client itself (with its dependencies, about 4 MB of an idle server's memory) loads with the
+ * first scrape: answers are counted in plain numbers until then, gauges and Node's process
+ * collectors are made at that scrape, and a publish run observed before it loads the library
+ * then. So GC and event-loop figures cover the time from the first scrape (Prometheus scrapes
+ * a new target within its interval); the CPU and memory counters are the process's whole life.
+ *
  * The route label is the route's pattern (`/publication/server_api/v2/:db/records/:table/:id`),
  * never the raw URL, and `unmatched` for answers no route gave (404s, refusals before routing):
  * the number of series stays bounded whatever clients send. The method is one of Node's known
  * methods (its parser refuses others) and the status a three-digit code.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import type { Counter, Gauge, Histogram, Metric, Registry } from 'prom-client';
 import type { BreakerState } from './circuit-breaker.js';
 import { matchesAnySecret } from './constant-time.js';
 
@@ -40,16 +46,24 @@ export const PUBLISH_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800,
 /** The route label of answers that no route gave. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+type PromClient = typeof import('prom-client');
+let promClient: Promise<PromClient> | undefined;
+/** prom-client, loaded once per process by the first scrape or publish run. */
+const loadPromClient = (): Promise<PromClient> => {
+  promClient ??= import('prom-client');
+  return promClient;
+};
+
 /**
  * Node's process metrics (CPU, memory, event-loop lag, GC, handles), once per process: the demo
  * runs both servers in one process, and the tests many; a second collector would double the GC
  * observers. Each server's endpoint shows them beside its own.
  */
 let processRegistry: Registry | undefined;
-function processMetrics(): Registry {
+function processMetrics(prom: PromClient): Registry {
   if (!processRegistry) {
-    processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
+    processRegistry = new prom.Registry();
+    prom.collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
 }
@@ -160,19 +174,39 @@ class RequestMetrics {
 /** A scrape-time step: sets gauges from whatever the server holds; may read the database. */
 export type Collector = () => void | Promise<void>;
 
+/** A metric made in the registry when prom-client has loaded (see the module comment). */
+type Setup = (prom: PromClient, registry: Registry) => void;
+
 export class ServerMetrics {
-  readonly registry = new Registry();
+  /** Made at the first scrape (or publish run), with every metric set up so far. */
+  private loaded?: { prom: PromClient; registry: Registry };
+  private readonly setups: Setup[] = [];
   private readonly requests = new RequestMetrics(REQUEST_BUCKETS);
   private readonly collectors: Collector[] = [];
   private publishRuns?: Counter<'target' | 'outcome'>;
   private publishDurations?: Histogram<'target' | 'outcome'>;
 
   constructor() {
-    this.requests.register(
-      this.registry,
-      'dedalo_http_requests_total',
-      'dedalo_http_request_duration_seconds',
+    this.setup((_prom, registry) =>
+      this.requests.register(registry, 'dedalo_http_requests_total', 'dedalo_http_request_duration_seconds'),
     );
+  }
+
+  /** Runs `make` in the registry now if prom-client has loaded, else when it does. */
+  private setup(make: Setup): void {
+    if (this.loaded) make(this.loaded.prom, this.loaded.registry);
+    else this.setups.push(make);
+  }
+
+  /** Loads prom-client (once) and makes the registry with every metric set up so far. */
+  private async load(): Promise<{ prom: PromClient; registry: Registry }> {
+    const prom = await loadPromClient();
+    if (!this.loaded) {
+      const loaded = { prom, registry: new prom.Registry() };
+      for (const make of this.setups.splice(0)) make(prom, loaded.registry);
+      this.loaded = loaded;
+    }
+    return this.loaded;
   }
 
   /** Counts one answer; `route` is the route's pattern (undefined: no route answered). */
@@ -180,9 +214,19 @@ export class ServerMetrics {
     this.requests.observe(method, route ?? UNMATCHED_ROUTE, status, seconds);
   }
 
-  /** A gauge of this server's registry, set by a collector at scrape time. */
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
-    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  /**
+   * A gauge of this server's registry, set by a collector at scrape time: the function answers
+   * it there (it is made when prom-client loads, just before the first scrape's collectors run).
+   */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): () => Gauge<L> {
+    let made: Gauge<L> | undefined;
+    this.setup((prom, registry) => {
+      made = new prom.Gauge({ name, help, labelNames, registers: [registry] });
+    });
+    return () => {
+      if (!made) throw new Error(`metrics: the gauge ${name} was read before the first scrape`);
+      return made;
+    };
   }
 
   /** Runs `collect` before every scrape (after the previous ones). */
@@ -206,12 +250,12 @@ export class ServerMetrics {
     );
     const max = this.gauge('dedalo_db_pool_max', 'The most connections (or workers) the pool opens', labels);
     this.onScrape(() => {
-      for (const g of [size, idle, waiting, max]) g.reset();
+      const gauges = [size(), idle(), waiting(), max()];
+      for (const g of gauges) g.reset();
       for (const p of stats()) {
-        size.labels(p.engine, p.pool).set(p.size);
-        idle.labels(p.engine, p.pool).set(p.idle);
-        waiting.labels(p.engine, p.pool).set(p.waiting);
-        max.labels(p.engine, p.pool).set(p.max);
+        for (const [i, value] of [p.size, p.idle, p.waiting, p.max].entries()) {
+          gauges[i]!.labels(p.engine, p.pool).set(value);
+        }
       }
     });
   }
@@ -224,39 +268,47 @@ export class ServerMetrics {
       ['breaker'],
     );
     this.onScrape(() => {
-      open.reset();
-      for (const [key, state] of Object.entries(states())) open.labels(key).set(state === 'open' ? 1 : 0);
+      const gauge = open();
+      gauge.reset();
+      for (const [key, state] of Object.entries(states())) gauge.labels(key).set(state === 'open' ? 1 : 0);
     });
   }
 
-  /** Counts one publish run (its target and outcome) and its duration. */
+  /**
+   * Counts one publish run (its target and outcome) and its duration; before the first scrape,
+   * once prom-client has loaded (a scrape waits for the same load, so it sees the run).
+   */
   observePublishRun(target: string, outcome: PublishOutcome, seconds: number): void {
-    this.publishRuns ??= new Counter({
+    if (this.loaded) this.countPublishRun(this.loaded.prom, target, outcome, seconds);
+    else void this.load().then(({ prom }) => this.countPublishRun(prom, target, outcome, seconds));
+  }
+
+  private countPublishRun(prom: PromClient, target: string, outcome: PublishOutcome, seconds: number): void {
+    const registry = this.loaded!.registry;
+    this.publishRuns ??= new prom.Counter({
       name: 'dedalo_publish_runs_total',
       help: 'Publish runs by target and outcome (success, refused, failure)',
       labelNames: ['target', 'outcome'],
-      registers: [this.registry],
+      registers: [registry],
     });
-    this.publishDurations ??= new Histogram({
+    this.publishDurations ??= new prom.Histogram({
       name: 'dedalo_publish_run_duration_seconds',
       help: 'Duration of publish runs by target and outcome',
       labelNames: ['target', 'outcome'],
       buckets: PUBLISH_BUCKETS,
-      registers: [this.registry],
+      registers: [registry],
     });
     this.publishRuns.labels(target, outcome).inc();
     this.publishDurations.labels(target, outcome).observe(seconds);
   }
 
   /** The exposition text: Node's process metrics, then this server's. */
-  async render(): Promise<string> {
+  async render(): Promise<{ body: string; contentType: string }> {
+    const { prom, registry } = await this.load();
+    const process = processMetrics(prom);
     for (const collect of this.collectors) await collect();
-    const [process, own] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
-    return `${process}\n${own}`;
-  }
-
-  get contentType(): string {
-    return this.registry.contentType;
+    const [processText, own] = await Promise.all([process.metrics(), registry.metrics()]);
+    return { body: `${processText}\n${own}`, contentType: registry.contentType };
   }
 }
 
@@ -299,7 +351,6 @@ export function installMetrics(
   refuse: (request: FastifyRequest, reply: FastifyReply, detail: string) => unknown,
 ): void {
   if (endpoint.path === undefined) return;
-  processMetrics(); // started now, so GC and event-loop figures cover the time before the first scrape
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(
       request.method,
@@ -326,8 +377,8 @@ export function installMetrics(
             : 'the bearer token given is not valid for the metrics endpoint',
         );
       }
-      const body = await metrics.render();
-      return reply.code(200).type(metrics.contentType).header('Cache-Control', 'no-store').send(body);
+      const { body, contentType } = await metrics.render();
+      return reply.code(200).type(contentType).header('Cache-Control', 'no-store').send(body);
     },
   });
 }

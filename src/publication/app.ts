@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
+import { lazySchemaCompilers } from '../common/lazy-schema-compilers.js';
 import { installMetrics, ServerMetrics } from '../common/metrics.js';
 import './fastify-types.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -52,6 +53,8 @@ export async function buildPublicationApp(ctx: PublicationContext): Promise<Fast
     // Shared with the batch matcher, so a batch query fails where the same direct GET fails.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // Ajv and fast-json-stringify only if a route ever declares a schema (none does).
+    schemaController: lazySchemaCompilers,
     // Headers, whole request, silent socket, idle keep-alive, and no Node answer to a missing
     // Host: the first hook below answers it with a problem (common/http-timeouts.ts).
     ...fastifyTimeoutOptions(ctx.config.http),

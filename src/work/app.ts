@@ -15,6 +15,7 @@ import Fastify, {
 import { BREAKER_RETRY_MS, BreakerOpen, type BreakerState } from '../common/circuit-breaker.js';
 import { clientAddress, trustedProxies } from '../common/client-address.js';
 import { fastifyTimeoutOptions } from '../common/http-timeouts.js';
+import { lazySchemaCompilers } from '../common/lazy-schema-compilers.js';
 import { installMetrics, type PoolStats, ServerMetrics } from '../common/metrics.js';
 import { observedPublisher } from '../publish/publish-metrics.js';
 import type { Publisher } from '../publish/publisher.js';
@@ -200,6 +201,8 @@ export async function buildWorkApp(deps: WorkAppDeps): Promise<FastifyInstance> 
     // below answers it with the envelope.
     ...fastifyTimeoutOptions({ ...config.http, requestMs: config.http.uploadMs }),
     routerOptions: { ignoreTrailingSlash: true },
+    // Ajv and fast-json-stringify only if a route ever declares a schema (none does).
+    schemaController: lazySchemaCompilers,
     // Only then does request.protocol believe X-Forwarded-Proto (the cookie's Secure flag).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Refusals before routing answer the envelope too: the HTTP parser's (431, malformed

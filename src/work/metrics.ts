@@ -51,11 +51,11 @@ export function addLiveCounts(
     }
     // Awaited first, then set in one go: a scrape running meanwhile never sees the gauges empty.
     const counts = await cached.counts.catch(() => undefined);
-    sessions.reset();
-    locks.reset();
+    sessions().reset();
+    locks().reset();
     // The database is away or slow: these two gauges are absent from this scrape.
     if (counts === undefined) return;
-    sessions.set(counts.sessions);
-    locks.set(counts.locks);
+    sessions().set(counts.sessions);
+    locks().set(counts.locks);
   });
 }
