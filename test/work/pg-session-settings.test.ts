@@ -5,6 +5,9 @@
  * the same server (the shared test server keeps PostgreSQL's default, JIT on) still compiles
  * the same plan, so this fails if the setting is lost. Nor do they start parallel workers for a
  * list page: a Gather per request only competes for the cores the other requests need.
+ * Statements with parameters are prepared once per connection and planned with each request's
+ * values; one whose table changed shape since (a migration's new column under `SELECT *`) still
+ * answers.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +65,32 @@ describe.runIf(canRun)('PostgreSQL sessions of the work API', () => {
     // Without parallel query on the server itself the comparison says nothing.
     if (plainSetting.rows[0]!.max_parallel_workers_per_gather === '0') return;
     expect(parallel(plainPlan)).toBe(true);
+  });
+
+  it('prepare statements once per connection, planned with the values of each request', async () => {
+    const mode = await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+    expect(mode.rows[0]!.plan_cache_mode).toBe('force_custom_plan');
+    const sql = 'SELECT $1::integer + 1 AS n';
+    expect((await client.query<{ n: number }>(sql, [1])).rows).toEqual([{ n: 2 }]);
+    expect((await client.query<{ n: number }>(sql, [41])).rows).toEqual([{ n: 42 }]);
+    // poolMax 1: the same connection answers this too.
+    const prepared = await client.query<{ statement: string }>(
+      'SELECT statement FROM pg_prepared_statements',
+    );
+    expect(prepared.rows.map((r) => r.statement)).toContain(sql);
+  });
+
+  it('answer a prepared statement whose table gained a column since', async () => {
+    const table = `shape_probe_${process.pid}`;
+    await client.query(`CREATE TABLE ${table} (a integer)`);
+    try {
+      await client.query(`INSERT INTO ${table} VALUES (1)`);
+      const sql = `SELECT * FROM ${table} WHERE a = $1`;
+      expect((await client.query(sql, [1])).rows).toEqual([{ a: 1 }]);
+      await client.query(`ALTER TABLE ${table} ADD COLUMN b integer DEFAULT 7`);
+      expect((await client.query(sql, [1])).rows).toEqual([{ a: 1, b: 7 }]);
+    } finally {
+      await client.query(`DROP TABLE ${table}`);
+    }
   });
 });

@@ -11,7 +11,18 @@
  * a grace, after which the connection is thrown away) and connectionTimeoutMillis
  * (WORK_DB_ACQUIRE_TIMEOUT_MS: waiting for a pool connection, or for a new one to connect).
  * Sessions run without JIT compilation (see the pool's options).
+ *
+ * Statements outside transactions are prepared on the connection and reused by name (the text's
+ * hash): the session lookup, the searches and page reads every list request runs are parsed and
+ * analysed once per connection instead of on every request (PostgreSQL's CPU per list page
+ * 1.05-1.10 -> 0.86-0.90 ms, a one-record page 0.62-0.63 -> 0.52 ms, 16 connections on 2 cores).
+ * Plans stay custom (`plan_cache_mode = force_custom_plan`: planned with the request's values, as
+ * an unnamed statement is), so a LIKE prefix keeps its index range. At most
+ * PREPARED_STATEMENTS_MAX texts are named per process (each connection keeps its prepared
+ * statements for its life); statements without parameters (BEGIN, migrations) are sent as they
+ * are.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PoolStats } from '../../common/metrics.js';
 import type { PgTimeouts } from '../config.js';
@@ -65,6 +76,31 @@ function discard(conn: PoolClient, err: unknown): void {
   conn.release(err instanceof Error ? err : new Error(String(err)));
 }
 
+/** Distinct statement texts prepared by name, per process; later ones run unnamed. */
+export const PREPARED_STATEMENTS_MAX = 200;
+const statementNames = new Map<string, string>();
+
+/** The statement as pg sends it: named (prepared once per connection) when it may be. */
+function statementOf(sql: string, params: readonly unknown[]): pg.QueryConfig | string {
+  if (params.length === 0) return sql;
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    if (statementNames.size >= PREPARED_STATEMENTS_MAX) return { text: sql, values: params as unknown[] };
+    name = `w_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return { name, text: sql, values: params as unknown[] };
+}
+
+/**
+ * A prepared statement whose tables changed shape since it was prepared on this connection
+ * (a column added by a migration under a `SELECT *`): PostgreSQL refuses to run it once; the
+ * same text unnamed runs.
+ */
+const planChangedShape = (err: unknown) =>
+  (err as { code?: unknown } | null)?.code === '0A000' &&
+  /cached plan must not change result type/.test(String((err as { message?: unknown }).message));
+
 /** Clients that already carry the error listener of `connect`. */
 const guarded = new WeakSet<PoolClient>();
 
@@ -93,7 +129,8 @@ export class PgClient implements SqlClient {
       // processes per request, which under many concurrent requests on a small machine only
       // compete for the same cores (the word + sort list page at 16 connections on 2 cores:
       // 83 -> 126 req/s, p99 368 -> 185 ms; the other list pages unchanged).
-      options: '-c jit=off -c max_parallel_workers_per_gather=0',
+      // Prepared statements are planned with each request's values, as unnamed ones are.
+      options: '-c jit=off -c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_custom_plan',
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
@@ -133,7 +170,11 @@ export class PgClient implements SqlClient {
     const conn = await this.connect();
     let result: pg.QueryResult<T>;
     try {
-      result = await conn.query<T>(sql, params as unknown[]);
+      const statement = statementOf(sql, params);
+      result = await conn.query<T>(statement as pg.QueryConfig).catch((err: unknown) => {
+        if (typeof statement === 'string' || !statement.name || !planChangedShape(err)) throw err;
+        return conn.query<T>(sql, params as unknown[]);
+      });
     } catch (err) {
       if (connectionIsSuspect(err)) discard(conn, err);
       else conn.release();
