@@ -18,7 +18,7 @@
  * 1.05-1.10 -> 0.86-0.90 ms, a one-record page 0.62-0.63 -> 0.52 ms, 16 connections on 2 cores).
  * Plans stay custom (`plan_cache_mode = force_custom_plan`: planned with the request's values, as
  * an unnamed statement is), so a LIKE prefix keeps its index range. At most
- * PREPARED_STATEMENTS_MAX texts are named per process (each connection keeps its prepared
+ * PREPARED_STATEMENTS_MAX texts are named per pool (each connection keeps its prepared
  * statements for its life); statements without parameters (BEGIN, migrations) are sent as they
  * are.
  */
@@ -76,18 +76,21 @@ function discard(conn: PoolClient, err: unknown): void {
   conn.release(err instanceof Error ? err : new Error(String(err)));
 }
 
-/** Distinct statement texts prepared by name, per process; later ones run unnamed. */
+/** Distinct statement texts prepared by name, per pool; later ones run unnamed. */
 export const PREPARED_STATEMENTS_MAX = 200;
-const statementNames = new Map<string, string>();
 
 /** The statement as pg sends it: named (prepared once per connection) when it may be. */
-function statementOf(sql: string, params: readonly unknown[]): pg.QueryConfig | string {
+function statementOf(
+  names: Map<string, string>,
+  sql: string,
+  params: readonly unknown[],
+): pg.QueryConfig | string {
   if (params.length === 0) return sql;
-  let name = statementNames.get(sql);
+  let name = names.get(sql);
   if (name === undefined) {
-    if (statementNames.size >= PREPARED_STATEMENTS_MAX) return { text: sql, values: params as unknown[] };
+    if (names.size >= PREPARED_STATEMENTS_MAX) return { text: sql, values: params as unknown[] };
     name = `w_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    statementNames.set(sql, name);
+    names.set(sql, name);
   }
   return { name, text: sql, values: params as unknown[] };
 }
@@ -107,6 +110,8 @@ const guarded = new WeakSet<PoolClient>();
 export class PgClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
+  /** Statement text -> its prepared name (statementOf). */
+  private readonly statementNames = new Map<string, string>();
   readonly timeouts: PgTimeouts;
 
   constructor(options: PgClientOptions) {
@@ -170,7 +175,7 @@ export class PgClient implements SqlClient {
     const conn = await this.connect();
     let result: pg.QueryResult<T>;
     try {
-      const statement = statementOf(sql, params);
+      const statement = statementOf(this.statementNames, sql, params);
       result = await conn.query<T>(statement as pg.QueryConfig).catch((err: unknown) => {
         if (typeof statement === 'string' || !statement.name || !planChangedShape(err)) throw err;
         return conn.query<T>(sql, params as unknown[]);
