@@ -323,6 +323,24 @@ describe.each(workEngineCases())('read ($engine)', (engine) => {
     expect(sent[0]).toMatch(/\bFROM sessions\b/);
   });
 
+  it("reads the list's records without the columns no list column shows (meta, dates)", async () => {
+    const before = statements.sql.length;
+    const answer = await root.post(listRead({ limit: 3 }));
+    expect(answer.status).toBe(200);
+    const rowReads = statements.sql
+      .slice(before)
+      .filter((sql) => /FROM matrix WHERE section_tipo = \$1 AND section_id = ANY/.test(sql));
+    expect(rowReads.length).toBeGreaterThan(0);
+    for (const sql of rowReads) {
+      expect(sql).not.toMatch(/\b(meta|created_at|modified_at)\b/);
+      expect(sql).toMatch(/\bversions\b/);
+    }
+    // The page still shows every list column's values (the code, a string column, here).
+    const codes = (answer.body.data.data as Item[]).filter((i) => i.tipo === 'oh14');
+    expect(codes.length).toBe(3);
+    expect(codes.every((i) => Array.isArray(i.entries) && i.entries.length === 1)).toBe(true);
+  });
+
   it('refuses a limit over 1000 and bad fields with a 400 naming them', async () => {
     const over = await root.post(listRead({ limit: 1001 }));
     expect(over.status).toBe(400);

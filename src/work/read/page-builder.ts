@@ -29,7 +29,14 @@ import {
 } from '../ontology/component-models.js';
 import type { Ontology } from '../ontology/load-ontology.js';
 import type { OntologyNode } from '../ontology/ontology-schema.js';
-import { componentItems, componentVersion, type MatrixRow, readRecords } from '../store/record-rows.js';
+import type { DataColumn } from '../store/matrix-tables.js';
+import {
+  componentItems,
+  componentVersion,
+  type MatrixRow,
+  readShownRecords,
+  type ShownRow,
+} from '../store/record-rows.js';
 import type { SqlQueryable } from '../store/sql-client.js';
 import type { ContextEntry, DataItem, Ddo, Pagination, ReadResult } from './read-types.js';
 
@@ -49,7 +56,7 @@ type Locator = { section_tipo?: unknown; section_id?: unknown; [k: string]: unkn
 const locatorId = (l: Locator) => locatorSectionId(l);
 
 /** Whether a row is inside the caller's projects (the same rule as the search scope, in memory). */
-export function rowInScope(ontology: Ontology, access: UserAccess, row: MatrixRow): boolean {
+export function rowInScope(ontology: Ontology, access: UserAccess, row: ShownRow): boolean {
   if (!access.active) return false;
   if (isGlobalAdmin(access)) return true;
   const filterTipo = projectFilterTipoOf(ontology, row.section_tipo);
@@ -61,7 +68,7 @@ export function rowInScope(ontology: Ontology, access: UserAccess, row: MatrixRo
 }
 
 /** A component's entries as a read shows them (see the module comment). */
-export function componentEntries(node: OntologyNode, row: MatrixRow, lang: string, mode: string): unknown[] {
+export function componentEntries(node: OntologyNode, row: ShownRow, lang: string, mode: string): unknown[] {
   // A model not implemented here: whatever is stored under its tipo, untouched.
   if (isUnimplementedComponent(node.model)) return componentItems(row, 'misc', node.tipo);
   if (!isComponentModel(node.model)) return [];
@@ -72,6 +79,22 @@ export function componentEntries(node: OntologyNode, row: MatrixRow, lang: strin
   if (slice.length > 0 || mode !== 'list') return slice;
   const first = (items[0] as { lang?: unknown } | undefined)?.lang;
   return first === undefined ? [] : items.filter((i) => (i as { lang?: unknown }).lang === first);
+}
+
+/**
+ * The data columns a page reads of a section's records: those of the components `ddos` show
+ * there, and the relation column (the project filter that keeps records in scope).
+ */
+export function shownColumns(ontology: Ontology, sectionTipo: string, ddos: readonly Ddo[]): Set<DataColumn> {
+  const columns = new Set<DataColumn>(['relation']);
+  for (const ddo of ddos) {
+    if (ddo.section_tipo !== sectionTipo && ddo.section_tipo !== 'self') continue;
+    const node = ontology.node(ddo.tipo);
+    if (!node) continue;
+    if (isUnimplementedComponent(node.model)) columns.add('misc');
+    else if (isComponentModel(node.model)) columns.add(COMPONENT_MODELS[node.model].column);
+  }
+  return columns;
 }
 
 /** One page of a relation's locators, numbered by `paginated_key` across pages. */
@@ -133,11 +156,11 @@ export class PageBuilder {
    */
   async addRecords(
     sectionTipo: string,
-    rows: readonly MatrixRow[],
+    rows: readonly ShownRow[],
     ddoMap: readonly Ddo[],
     extra: {
       pageOf?: (tipo: string) => { limit: number; offset: number };
-      parent?: { tipo: string; sectionIdOf: (row: MatrixRow) => number | undefined };
+      parent?: { tipo: string; sectionIdOf: (row: ShownRow) => number | undefined };
       /** Relation components read in full ("get_data" of a component), else paginated. */
     } = {},
   ): Promise<void> {
@@ -234,15 +257,13 @@ export class PageBuilder {
     for (const [st, { ids, owners }] of bySection) {
       const table = this.ontology.tableOf(st);
       if (!table) continue;
-      const rows = (await readRecords(this.db, table, st, ids)).filter((r) =>
-        rowInScope(this.ontology, this.access, r),
-      );
-      await this.addRecords(
-        st,
-        rows,
-        columns.filter((c) => c.section_tipo === st).map((c) => ({ ...c, parent: portal.tipo })),
-        { parent: { tipo: portal.tipo, sectionIdOf: (r) => owners.get(Number(r.section_id)) } },
-      );
+      const shown = columns.filter((c) => c.section_tipo === st).map((c) => ({ ...c, parent: portal.tipo }));
+      const rows = (
+        await readShownRecords(this.db, table, st, ids, shownColumns(this.ontology, st, shown))
+      ).filter((r) => rowInScope(this.ontology, this.access, r));
+      await this.addRecords(st, rows, shown, {
+        parent: { tipo: portal.tipo, sectionIdOf: (r) => owners.get(Number(r.section_id)) },
+      });
     }
   }
 

@@ -12,8 +12,8 @@ import type { ActionContext } from '../dispatch/action-registry.js';
 import { searchRecords } from '../search/search-records.js';
 import { scopeFor } from '../search/search-scope.js';
 import type { Sqo } from '../search/sqo-types.js';
-import { readRecords } from '../store/record-rows.js';
-import { PageBuilder } from './page-builder.js';
+import { readShownRecords } from '../store/record-rows.js';
+import { PageBuilder, shownColumns } from './page-builder.js';
 import { labelLang } from './read-request.js';
 import type { DataItem, Ddo, ReadResult } from './read-types.js';
 
@@ -54,8 +54,8 @@ export async function readSection(
   for (const [st, ids] of bySection) {
     const table = ontology.tableOf(st);
     if (!table) continue;
-    const rows = await readRecords(db, table, st, ids);
     const ddoMap = request.ddoMap ?? defaultDdoMap(ontology, st, mode);
+    const rows = await readShownRecords(db, table, st, ids, shownColumns(ontology, st, ddoMap));
     await page.addRecords(st, rows, ddoMap);
   }
   const sections: DataItem = {

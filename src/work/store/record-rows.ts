@@ -44,8 +44,15 @@ export function checkedColumn(name: string): DataColumn {
   return name as DataColumn;
 }
 
+/**
+ * A row read for the components it shows (readShownRecords): its key, its components' versions
+ * and the data columns asked for; a MatrixRow is one too.
+ */
+export type ShownRow = Pick<MatrixRow, 'section_tipo' | 'section_id' | 'versions'> &
+  Partial<Pick<MatrixRow, DataColumn>>;
+
 /** The items of one component in a row (`[]` when absent or malformed). */
-export function componentItems(row: MatrixRow, column: DataColumn, tipo: string): unknown[] {
+export function componentItems(row: ShownRow, column: DataColumn, tipo: string): unknown[] {
   const value = row[column]?.[tipo];
   return Array.isArray(value) ? value : [];
 }
@@ -57,7 +64,7 @@ export function lastItemId(row: MatrixRow, tipo: string): number {
 }
 
 /** A component's version in a row (0 when it was never saved through the work API). */
-export function componentVersion(row: MatrixRow, tipo: string): number {
+export function componentVersion(row: ShownRow, tipo: string): number {
   const value = row.versions?.[tipo];
   // jsonb numbers come back as numbers on both engines; a hand-edited string is read too.
   const n = typeof value === 'string' ? Number(value) : value;
@@ -94,6 +101,29 @@ export async function readRecords(
   );
   const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
   return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);
+}
+
+/**
+ * Like readRecords, but only the data columns given (with the key and the versions): what a
+ * page shows. A list page needs neither `meta` nor the row's dates, and PostgreSQL sends every
+ * jsonb and timestamp column of every row as text that pg then parses back.
+ */
+export async function readShownRecords(
+  db: SqlQueryable,
+  table: MatrixTable,
+  sectionTipo: string,
+  ids: readonly number[],
+  columns: ReadonlySet<DataColumn>,
+): Promise<ShownRow[]> {
+  if (ids.length === 0) return [];
+  const data = DATA_COLUMNS.filter((c) => columns.has(c));
+  const { rows } = await db.query<ShownRow>(
+    `SELECT section_tipo, section_id, ${data.map((c) => `${c}, `).join('')}versions
+     FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
+    [sectionTipo, [...ids]],
+  );
+  const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is ShownRow => r !== undefined);
 }
 
 /** The next `limit` records of a section after `afterId`, by ascending id (one statement). */
