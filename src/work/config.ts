@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { proxyEntryProblem } from '../common/client-address.js';
 import { ConfigError } from '../common/config-error.js';
 import {
+  boolVar,
   type EnvShape,
   enumVar,
   intVar,
@@ -29,6 +30,7 @@ const envSchema = {
   LOG_LEVEL: enumVar('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   WORK_DB_URL: stringVar('WORK_DB_URL'),
   WORK_DB_POOL_MAX: intVar('WORK_DB_POOL_MAX', 10, 1, 1000),
+  WORK_DB_PREPARED_STATEMENTS: boolVar('WORK_DB_PREPARED_STATEMENTS', true),
   WORK_DATA_DIR: stringVarOr('WORK_DATA_DIR', './data/work'),
   // Not trimmed: leading or trailing spaces may be part of a password.
   DEDALO_ROOT_PASSWORD: rawVar(),
@@ -69,7 +71,14 @@ export interface WorkHttpTimeouts extends HttpTimeouts {
 }
 
 export type WorkDatabase =
-  | { engine: 'postgres'; url: string; poolMax: number; timeouts?: PgTimeouts }
+  | {
+      engine: 'postgres';
+      url: string;
+      poolMax: number;
+      timeouts?: PgTimeouts;
+      /** Statements prepared once per connection (default); off behind a pooler that cannot keep them. */
+      preparedStatements?: boolean;
+    }
   | { engine: 'pglite'; dataDir: string };
 
 export interface WorkConfig {
@@ -207,6 +216,7 @@ export function loadWorkConfig(env: Record<string, string | undefined> = process
             engine: 'postgres',
             url: e.WORK_DB_URL,
             poolMax: e.WORK_DB_POOL_MAX,
+            preparedStatements: e.WORK_DB_PREPARED_STATEMENTS,
             timeouts: {
               statementMs: e.WORK_REQUEST_TIMEOUT_MS,
               lockMs: e.WORK_DB_LOCK_TIMEOUT_MS,

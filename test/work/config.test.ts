@@ -104,8 +104,17 @@ describe('work configuration', () => {
       engine: 'postgres',
       url: 'postgresql://app:secret@db.internal:5433/work',
       poolMax: 4,
+      preparedStatements: true,
       timeouts: { statementMs: 15_000, lockMs: 5_000, acquireMs: 5_000 },
     });
+    const pooled = loadWorkConfig({
+      WORK_DB_URL: 'postgres://db/work',
+      WORK_DB_PREPARED_STATEMENTS: 'false',
+    });
+    expect(pooled.database).toMatchObject({ engine: 'postgres', preparedStatements: false });
+    expect(problemsOf({ WORK_DB_URL: 'postgres://db/work', WORK_DB_PREPARED_STATEMENTS: 'maybe' })).toEqual([
+      expect.stringContaining('WORK_DB_PREPARED_STATEMENTS'),
+    ]);
   });
 
   it('drops a trailing slash from WORK_BASE_PATH (the route answers both ways)', () => {

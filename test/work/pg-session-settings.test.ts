@@ -93,4 +93,19 @@ describe.runIf(canRun)('PostgreSQL sessions of the work API', () => {
       await client.query(`DROP TABLE ${table}`);
     }
   });
+
+  it('prepare nothing when told not to (a pooler that cannot keep prepared statements)', async () => {
+    const unprepared = new PgClient({ url: POSTGRES_ADMIN_URL, poolMax: 1, preparedStatements: false });
+    try {
+      const sql = 'SELECT $1::integer * 2 AS n';
+      expect((await unprepared.query<{ n: number }>(sql, [21])).rows).toEqual([{ n: 42 }]);
+      expect((await unprepared.query<{ n: number }>(sql, [4])).rows).toEqual([{ n: 8 }]);
+      const prepared = await unprepared.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM pg_prepared_statements',
+      );
+      expect(prepared.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await unprepared.close();
+    }
+  });
 });

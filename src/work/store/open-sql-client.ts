@@ -7,7 +7,12 @@ import type { SqlClient } from './sql-client.js';
 
 export async function openSqlClient(database: WorkDatabase): Promise<SqlClient> {
   if (database.engine === 'pglite') return PgliteClient.open(database.dataDir);
-  const client = new PgClient({ url: database.url, poolMax: database.poolMax, timeouts: database.timeouts });
+  const client = new PgClient({
+    url: database.url,
+    poolMax: database.poolMax,
+    timeouts: database.timeouts,
+    preparedStatements: database.preparedStatements,
+  });
   // Fail at start, with the server's own message, rather than on the first request.
   try {
     await client.query('SELECT 1');

@@ -20,7 +20,7 @@
  * an unnamed statement is), so a LIKE prefix keeps its index range. At most
  * PREPARED_STATEMENTS_MAX texts are named per pool (each connection keeps its prepared
  * statements for its life); statements without parameters (BEGIN, migrations) are sent as they
- * are.
+ * are. WORK_DB_PREPARED_STATEMENTS=false turns this off (a pooler that cannot keep them).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -55,6 +55,12 @@ export interface PgClientOptions {
   url: string;
   poolMax: number;
   timeouts?: PgTimeouts;
+  /**
+   * Prepare statements once per connection (default true). Off for a connection pooler in
+   * transaction mode that cannot keep them (PgBouncer before 1.21, or without
+   * max_prepared_statements): WORK_DB_PREPARED_STATEMENTS=false.
+   */
+  preparedStatements?: boolean;
 }
 
 /** The connection cannot be trusted any more (no answer in time, or it broke): do not reuse it. */
@@ -81,11 +87,12 @@ export const PREPARED_STATEMENTS_MAX = 200;
 
 /** The statement as pg sends it: named (prepared once per connection) when it may be. */
 function statementOf(
-  names: Map<string, string>,
+  names: Map<string, string> | undefined,
   sql: string,
   params: readonly unknown[],
 ): pg.QueryConfig | string {
   if (params.length === 0) return sql;
+  if (!names) return { text: sql, values: params as unknown[] };
   let name = names.get(sql);
   if (name === undefined) {
     if (names.size >= PREPARED_STATEMENTS_MAX) return { text: sql, values: params as unknown[] };
@@ -110,13 +117,14 @@ const guarded = new WeakSet<PoolClient>();
 export class PgClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
-  /** Statement text -> its prepared name (statementOf). */
-  private readonly statementNames = new Map<string, string>();
+  /** Statement text -> its prepared name (statementOf); undefined: nothing is prepared. */
+  private readonly statementNames: Map<string, string> | undefined;
   readonly timeouts: PgTimeouts;
 
   constructor(options: PgClientOptions) {
     const t = { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts };
     this.timeouts = t;
+    this.statementNames = options.preparedStatements === false ? undefined : new Map();
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolMax,
