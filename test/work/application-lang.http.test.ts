@@ -77,10 +77,17 @@ describe.each(workEngineCases())('labels in the application language ($engine)',
   it('follows a change of the application language on the next request', async () => {
     await root.post(changeLang({ svc_application_lang: 'lg-spa' }));
     const read = await root.post(editRead(id));
+    // The section's columns and show map (made once per ontology and language) follow too.
+    const section = (body: Item) => body.data.context.find((c: Item) => c.tipo === 'oh1');
+    const columnLabel = (body: Item) => section(body).columns_map.find((c: Item) => c.tipo === 'oh16')?.label;
+    const showLabel = (body: Item) =>
+      section(body).request_config[0].show.ddo_map.find((d: Item) => d.tipo === 'oh16')?.label;
     expect(read.body.data.context.find((c: Item) => c.tipo === 'oh16')?.label).toBe('Título');
+    expect([columnLabel(read.body), showLabel(read.body)]).toEqual(['Título', 'Título']);
     await root.post(changeLang({ svc_application_lang: 'lg-eng' }));
     const again = await root.post(editRead(id));
     expect(again.body.data.context.find((c: Item) => c.tipo === 'oh16')?.label).toBe('Title');
+    expect([columnLabel(again.body), showLabel(again.body)]).toEqual(['Title', 'Title']);
   });
 
   it('names who is logged in', async () => {
