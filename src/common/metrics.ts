@@ -174,12 +174,18 @@ class RequestMetrics {
 /** A scrape-time step: sets gauges from whatever the server holds; may read the database. */
 export type Collector = () => void | Promise<void>;
 
+/** prom-client and this server's registry, once loaded. */
+interface Loaded {
+  prom: PromClient;
+  registry: Registry;
+}
+
 /** A metric made in the registry when prom-client has loaded (see the module comment). */
 type Setup = (prom: PromClient, registry: Registry) => void;
 
 export class ServerMetrics {
   /** Made at the first scrape (or publish run), with every metric set up so far. */
-  private loaded?: { prom: PromClient; registry: Registry };
+  private loaded?: Loaded;
   private readonly setups: Setup[] = [];
   private readonly requests = new RequestMetrics(REQUEST_BUCKETS);
   private readonly collectors: Collector[] = [];
@@ -199,7 +205,7 @@ export class ServerMetrics {
   }
 
   /** Loads prom-client (once) and makes the registry with every metric set up so far. */
-  private async load(): Promise<{ prom: PromClient; registry: Registry }> {
+  private async load(): Promise<Loaded> {
     const prom = await loadPromClient();
     if (!this.loaded) {
       const loaded = { prom, registry: new prom.Registry() };
@@ -279,12 +285,16 @@ export class ServerMetrics {
    * once prom-client has loaded (a scrape waits for the same load, so it sees the run).
    */
   observePublishRun(target: string, outcome: PublishOutcome, seconds: number): void {
-    if (this.loaded) this.countPublishRun(this.loaded.prom, target, outcome, seconds);
-    else void this.load().then(({ prom }) => this.countPublishRun(prom, target, outcome, seconds));
+    if (this.loaded) this.countPublishRun(this.loaded, target, outcome, seconds);
+    else void this.load().then((loaded) => this.countPublishRun(loaded, target, outcome, seconds));
   }
 
-  private countPublishRun(prom: PromClient, target: string, outcome: PublishOutcome, seconds: number): void {
-    const registry = this.loaded!.registry;
+  private countPublishRun(
+    { prom, registry }: Loaded,
+    target: string,
+    outcome: PublishOutcome,
+    seconds: number,
+  ): void {
     this.publishRuns ??= new prom.Counter({
       name: 'dedalo_publish_runs_total',
       help: 'Publish runs by target and outcome (success, refused, failure)',

@@ -51,7 +51,7 @@ export function sectionsOf(ontology: Ontology, sqo: Pick<Sqo, 'section_tipo'>): 
  * answer; emptied when full rather than ordered, since a word costs one statement to learn again.
  */
 const normalisedByDb = new WeakMap<SqlQueryable, Map<string, string>>();
-export const NORMALISED_WORDS_KEPT = 5000;
+const NORMALISED_WORDS_KEPT = 5000;
 
 /**
  * The database's lower(unaccent()) of every text word of the filter, so the search's LIKE

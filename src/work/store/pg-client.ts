@@ -83,16 +83,16 @@ function discard(conn: PoolClient, err: unknown): void {
 }
 
 /** Distinct statement texts prepared by name, per pool; later ones run unnamed. */
-export const PREPARED_STATEMENTS_MAX = 200;
+const PREPARED_STATEMENTS_MAX = 200;
 
 /** The statement as pg sends it: named (prepared once per connection) when it may be. */
 function statementOf(
   names: Map<string, string> | undefined,
   sql: string,
   params: readonly unknown[],
-): pg.QueryConfig | string {
-  if (params.length === 0) return sql;
-  if (!names) return { text: sql, values: params as unknown[] };
+): pg.QueryConfig {
+  // Without values pg sends the text as it is (the simple protocol: BEGIN, migrations).
+  if (params.length === 0 || !names) return { text: sql, values: params as unknown[] };
   let name = names.get(sql);
   if (name === undefined) {
     if (names.size >= PREPARED_STATEMENTS_MAX) return { text: sql, values: params as unknown[] };
@@ -184,8 +184,8 @@ export class PgClient implements SqlClient {
     let result: pg.QueryResult<T>;
     try {
       const statement = statementOf(this.statementNames, sql, params);
-      result = await conn.query<T>(statement as pg.QueryConfig).catch((err: unknown) => {
-        if (typeof statement === 'string' || !statement.name || !planChangedShape(err)) throw err;
+      result = await conn.query<T>(statement).catch((err: unknown) => {
+        if (!statement.name || !planChangedShape(err)) throw err;
         return conn.query<T>(sql, params as unknown[]);
       });
     } catch (err) {

@@ -94,13 +94,24 @@ export async function readRecords(
   sectionTipo: string,
   ids: readonly number[],
 ): Promise<MatrixRow[]> {
+  return rowsInIdOrder<MatrixRow>(db, ROW_COLUMNS, table, sectionTipo, ids);
+}
+
+/** `columns` of records of one section in one statement, in the order of `ids` (missing ones skipped). */
+async function rowsInIdOrder<R extends { section_id: number }>(
+  db: SqlQueryable,
+  columns: string,
+  table: MatrixTable,
+  sectionTipo: string,
+  ids: readonly number[],
+): Promise<R[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<MatrixRow>(
-    `SELECT ${ROW_COLUMNS} FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
+  const { rows } = await db.query<R>(
+    `SELECT ${columns} FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
     [sectionTipo, [...ids]],
   );
   const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is MatrixRow => r !== undefined);
+  return ids.map((id) => byId.get(id)).filter((r): r is R => r !== undefined);
 }
 
 /**
@@ -115,15 +126,14 @@ export async function readShownRecords(
   ids: readonly number[],
   columns: ReadonlySet<DataColumn>,
 ): Promise<ShownRow[]> {
-  if (ids.length === 0) return [];
   const data = DATA_COLUMNS.filter((c) => columns.has(c));
-  const { rows } = await db.query<ShownRow>(
-    `SELECT section_tipo, section_id, ${data.map((c) => `${c}, `).join('')}versions
-     FROM ${checkedTable(table)} WHERE section_tipo = $1 AND section_id = ANY($2::integer[])`,
-    [sectionTipo, [...ids]],
+  return rowsInIdOrder<ShownRow>(
+    db,
+    ['section_tipo', 'section_id', ...data, 'versions'].join(', '),
+    table,
+    sectionTipo,
+    ids,
   );
-  const byId = new Map(rows.map((r) => [Number(r.section_id), r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is ShownRow => r !== undefined);
 }
 
 /** The next `limit` records of a section after `afterId`, by ascending id (one statement). */
