@@ -338,7 +338,10 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     expect(saved.body.ok).toBe(true);
   }
 
-  /** The page's saves of Code and the server's answers to them, in order. */
+  /**
+   * The page's saves of Code and the server's answers to them, in order. A save is recorded once
+   * its answer's body is read, which may be after the page has shown it: poll the length.
+   */
   function recordSaves(p: Page) {
     const saves: { version?: number; status: number; current_version?: number }[] = [];
     p.on('response', async (response) => {
@@ -368,13 +371,13 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     expect(await dialog.locator('figure.theirs').innerText()).toMatch(/Theirs \(.*root.*\)\s+THEIRS/);
     expect(await dialog.locator('figure.mine').innerText()).toContain('ORIG-MINE');
     expect(await storedCode(id)).toBe('THEIRS');
-    expect(saves).toHaveLength(1);
+    await expect.poll(() => saves.length).toBe(1);
     expect(saves[0]).toMatchObject({ status: 409 });
     expect(typeof saves[0]!.version).toBe('number');
     expect(saves[0]!.current_version).toBeGreaterThan(saves[0]!.version!);
     await dialog.getByRole('button', { name: 'Keep mine' }).click();
     await savedIn(page);
-    expect(saves).toHaveLength(2);
+    await expect.poll(() => saves.length).toBe(2);
     expect(saves[1]).toMatchObject({ status: 200, version: saves[0]!.current_version });
     expect(await storedCode(id)).toBe('ORIG-MINE');
     await dialog.waitFor({ state: 'detached' });
