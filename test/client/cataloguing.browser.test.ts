@@ -184,12 +184,15 @@ for (const engine of workEngineCases()) {
       // Unlink Joan again.
       await informants.getByRole('button', { name: 'Unlink Joan Vives' }).click();
       await informants.getByRole('link', { name: 'Joan Vives' }).waitFor({ state: 'detached' });
-      // The abstract in the transcription editor (a timecode chip inserted), and a date.
+      // The abstract, a plain text: typed and saved on leaving it, with no timecode or page
+      // tools (those are a transcription's), and Ctrl+Enter is no page break in it. A date.
       const abstract = field(page, 'component-text-area', 'Abstract');
       await abstract.getByRole('textbox', { name: 'Abstract' }).focus();
-      await page.keyboard.type('At the mill ');
-      await abstract.getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill('0:05');
-      await abstract.getByRole('button', { name: 'Insert timecode' }).click();
+      await page.keyboard.type('At the mill');
+      await page.keyboard.press('Control+Enter');
+      expect(await abstract.getByRole('button', { name: 'Insert timecode' }).count()).toBe(0);
+      expect(await abstract.getByRole('button', { name: 'Insert page break' }).count()).toBe(0);
+      await abstract.getByRole('textbox', { name: 'Abstract' }).press('Tab');
       await savedIn(page, 'component-text-area', 'Abstract');
       await field(page, 'component-date', 'Interview date').getByRole('textbox').fill('1987-06');
       await field(page, 'component-date', 'Interview date').getByRole('textbox').press('Tab');
@@ -198,7 +201,8 @@ for (const engine of workEngineCases()) {
         `SELECT string->'oh23' AS a, date->'oh29' AS d FROM matrix WHERE section_tipo = 'oh1' AND section_id = $1`,
         [id],
       );
-      expect(more.rows[0]!.a[0]!.value).toBe('At the mill [TC_00:00:05.000_TC]');
+      expect(more.rows[0]!.a[0]!.value).not.toContain('[page-');
+      expect(more.rows[0]!.a[0]!.value.trim()).toBe('At the mill');
       expect(more.rows[0]!.d[0]!.start).toMatchObject({ year: 1987, month: 6 });
       if (engine.engine === 'pglite') await screenshot(page, 'edit-interview');
 

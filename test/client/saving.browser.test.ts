@@ -97,7 +97,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     return id;
   }
 
-  async function openApp(hash: string, width = 1280) {
+  async function openApp(hash: string, width = 1280, heading = /^Interviews \d+/) {
     await context?.close();
     context = await browser.newContext({ viewport: { width, height: 800 } });
     page = await context.newPage();
@@ -106,7 +106,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     });
     await page.goto(`${origin()}/${hash}`);
     await logIn(page);
-    await page.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
+    await page.getByRole('heading', { name: heading }).waitFor();
   }
 
   let secondUser: { username: string; password: string } | undefined;
@@ -587,29 +587,41 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
   });
 
   describe('the transcription editor keeps every keystroke', () => {
-    const abstract = () => field(page, 'component-text-area', 'Abstract');
-    const box = () => abstract().getByRole('textbox', { name: 'Abstract' });
+    // A transcription (rsc36 of an audiovisual record): only a text that holds Dédalo's tags
+    // offers the timecode tool; the interview's Abstract is a plain text.
+    const transcription = () => field(page, 'component-text-area', 'Transcription');
+    const box = () => transcription().getByRole('textbox', { name: 'Transcription' });
 
-    /** The stored Abstract (oh23, English) of an interview. */
-    async function storedAbstract(id: number): Promise<string | undefined> {
+    async function newAudiovisual(): Promise<number> {
+      await api.login('root', TEST_ROOT_PASSWORD);
+      return (await api.post({ action: 'create', source: { section_tipo: 'rsc167' } })).body.data as number;
+    }
+
+    async function openTranscription(id: number) {
+      await page.goto(`${origin()}/#/edit/rsc167/${id}`);
+      await page.getByRole('heading', { name: new RegExp(`^Audiovisual ${id}`) }).waitFor();
+    }
+
+    /** The stored transcription (rsc36, English) of an audiovisual record. */
+    async function storedTranscription(id: number): Promise<string | undefined> {
       const answer = await api.post({
         action: 'read',
         source: {
-          tipo: 'oh23',
+          tipo: 'rsc36',
           model: 'component_text_area',
-          section_tipo: 'oh1',
+          section_tipo: 'rsc167',
           section_id: id,
           mode: 'edit',
           lang: 'lg-eng',
         },
       });
-      const item = (answer.body.data?.data ?? []).find((d: { tipo: string }) => d.tipo === 'oh23');
+      const item = (answer.body.data?.data ?? []).find((d: { tipo: string }) => d.tipo === 'rsc36');
       return item?.entries?.[0]?.value;
     }
 
     async function insertTimecode(tc: string) {
-      await abstract().getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill(tc);
-      await abstract().getByRole('button', { name: 'Insert timecode' }).click();
+      await transcription().getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).fill(tc);
+      await transcription().getByRole('button', { name: 'Insert timecode' }).click();
     }
 
     async function clickBlankAfterText() {
@@ -618,8 +630,8 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
     }
 
     it('typing after a chip, in the blank area of the box, is saved; the next timecode is not nested', async () => {
-      const id = await newInterview();
-      await openApp(`#/edit/oh1/${id}`);
+      const id = await newAudiovisual();
+      await openApp(`#/edit/rsc167/${id}`, 1280, new RegExp(`^Audiovisual ${id}`));
       await box().click();
       await page.keyboard.type('At the mill ');
       await insertTimecode('0:05');
@@ -629,7 +641,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       await insertTimecode('0:10');
       await page.getByRole('button', { name: 'History', exact: true }).focus();
       const want = 'At the mill [TC_00:00:05.000_TC]later[TC_00:00:10.000_TC]';
-      await expect.poll(() => storedAbstract(id), { timeout: 15_000 }).toBe(want);
+      await expect.poll(() => storedTranscription(id), { timeout: 15_000 }).toBe(want);
     }, 60_000);
 
     type Action =
@@ -691,26 +703,26 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
       }) as Promise<{ text: string; start?: string; end?: string; focused: boolean }>;
 
     it('property: over random edit sequences, what was typed is what the server stores', async () => {
-      await openApp(`#/edit/oh1/${await newInterview()}`);
+      const first = await newAudiovisual();
+      await openApp(`#/edit/rsc167/${first}`, 1280, new RegExp(`^Audiovisual ${first}`));
       const starts = ['', 'Hola que tal', 'Antes [TC_00:00:01.000_TC]', '[TC_00:00:02.000_TC] luego'];
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom(...starts),
           fc.array(action, { minLength: 1, maxLength: 10 }),
           async (start, actions) => {
-            const id = await newInterview();
+            const id = await newAudiovisual();
             if (start) {
               const saved = await api.post({
                 action: 'save',
-                source: { section_tipo: 'oh1', section_id: id, tipo: 'oh23', lang: 'lg-eng' },
+                source: { section_tipo: 'rsc167', section_id: id, tipo: 'rsc36', lang: 'lg-eng' },
                 data: {
                   changed_data: [{ action: 'insert', value: { id: null, lang: 'lg-eng', value: start } }],
                 },
               });
               expect(saved.body.ok).toBe(true);
             }
-            await page.goto(`${origin()}/#/edit/oh1/${id}`);
-            await page.getByRole('heading', { name: `Interviews ${id}` }).waitFor();
+            await openTranscription(id);
             await expect.poll(async () => (await editorState()).text).toBe(start);
             let model = start;
             let tcs = 0;
@@ -771,7 +783,7 @@ describe.runIf(haveChromium)('saving never silently overwrites newer work', () =
             }
             await page.getByRole('button', { name: 'History', exact: true }).focus();
             await expect
-              .poll(async () => (await storedAbstract(id)) ?? '', {
+              .poll(async () => (await storedTranscription(id)) ?? '', {
                 timeout: 15_000,
                 message: `stored (editor: ${JSON.stringify((await editorState()).text)})`,
               })

@@ -24,24 +24,26 @@ describe.runIf(haveChromium)('transcription editor', () => {
   });
 
   /** Mounts a fresh editor with `value`; its `change` events are collected in window.changes. */
-  async function mount(value: string, readonly = false) {
+  async function mount(value: string, readonly = false, plain = false) {
     await page.evaluate(
-      ([v, ro]) => {
+      ([v, ro, pl]) => {
         document.body.replaceChildren();
         const w = window as unknown as { changes: string[] };
         w.changes = [];
         const el = document.createElement('dd-transcription-editor') as HTMLElement & {
           value: string;
           readonly: boolean;
+          plain: boolean;
           label: string;
         };
         el.value = v as string;
         el.readonly = ro as boolean;
+        el.plain = pl as boolean;
         el.label = 'Transcription';
         el.addEventListener('change', (e) => w.changes.push((e as CustomEvent<string>).detail));
         document.body.append(el, document.createElement('button'));
       },
-      [value, readonly],
+      [value, readonly, plain],
     );
     return page.getByRole('textbox', { name: 'Transcription' });
   }
@@ -90,6 +92,23 @@ describe.runIf(haveChromium)('transcription editor', () => {
     expect((await changes()).at(-1)).toBe('uno[TC_00:01:30.000_TC] dos');
     await page.getByRole('button', { name: 'Insert page break' }).click();
     expect((await changes()).at(-1)).toMatch(/\[page-n-1\]/);
+  });
+
+  it('a plain text (no Dédalo tags: an abstract) offers no timecode or page tools, and keeps its chips', async () => {
+    const box = await mount('Uno [page-n-1] dos', false, true);
+    expect(await page.getByRole('button', { name: 'Insert timecode' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Insert page break' }).count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Timecode to insert (00:01:30)' }).count()).toBe(0);
+    expect(await box.getByRole('img').count()).toBe(1);
+    await box.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+Enter');
+    await page.keyboard.type(' tres');
+    await page.locator('button').last().focus();
+    const written = (await changes()).at(-1)!;
+    expect(written).toContain('Uno [page-n-1] dos');
+    expect(written).toContain('tres');
+    expect(written.match(/\[page-/g)).toHaveLength(1);
   });
 
   it('a timecode inserted before the caret was ever in a text ending in a chip goes at its end, not on a new line', async () => {

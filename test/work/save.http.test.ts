@@ -765,6 +765,31 @@ describe.each(workEngineCases())('save ($engine)', (engine) => {
     const direct = await save('rsc9001', 'rsc197', person, [{ action: 'insert', value: { value: 'x' } }]);
     expect(direct.status).toBe(400);
     expect(direct.body.error.message).toContain('rsc85');
+    // What a client renders from: the computed component is offered read-only (root may write
+    // the name it is made of), so no cataloguer is handed a field whose saves are refused.
+    const read = ok(
+      await root.post({
+        action: 'read',
+        source: {
+          section_tipo: 'rsc197',
+          tipo: 'rsc197',
+          model: 'section',
+          mode: 'edit',
+          lang: 'lg-eng',
+          section_id: person,
+        },
+        sqo: {
+          section_tipo: ['rsc197'],
+          limit: 1,
+          offset: 0,
+          filter_by_locators: [{ section_tipo: 'rsc197', section_id: person }],
+        },
+      }),
+    );
+    const permissionsOf = (tipo: string) =>
+      read.data.context.find((c: { tipo: string }) => c.tipo === tipo)?.permissions as number | undefined;
+    expect(permissionsOf('rsc85')).toBeGreaterThanOrEqual(2);
+    expect(permissionsOf('rsc9001')).toBe(1);
   });
 
   it('inverse references: a term’s parent and the parent’s children mirror each other', async () => {

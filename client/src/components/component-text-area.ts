@@ -1,7 +1,8 @@
 /**
  * component_text_area: the first value of the slice in the transcription editor; saved on leaving
  * it. A transcription (`properties.tags`) works against the record's player and offers the
- * interview's informants as speakers.
+ * interview's informants as speakers; any other text area (an abstract, a note) is a plain text,
+ * without the timecode and page tools.
  */
 import { html } from 'lit';
 import { playerOf, playersChanged } from '../text/av-players.js';
@@ -157,7 +158,7 @@ export class ComponentTextArea extends ComponentBase {
     const indexing = this.indexable ? this.indexingHost() : undefined;
     return this.frame(
       html`<dd-transcription-editor .value=${this.local ?? entry?.value ?? ''} .label=${this.context.label as string}
-        ?readonly=${this.readOnly} .player=${this.isTranscription ? this.player : undefined}
+        ?readonly=${this.readOnly} ?plain=${!this.isTranscription} .player=${this.isTranscription ? this.player : undefined}
         .speakers=${this.speakers ?? []} @change=${this.changed} @draft=${this.drafted}
         ?indexable=${indexing?.mayIndex ?? false} .indexLabels=${indexing?.labels() ?? {}}
         @index-selection=${() => indexing?.indexSelection((o, c) => this.editor()?.markedSelection(o, c))}

@@ -17,6 +17,11 @@
  * click on a timecode chip takes the player there. `speakers` (text/speakers.ts) offers the
  * interview's informants as person tags. Ctrl+Enter (the page-break key of word processors)
  * inserts the next page marker, with or without a player.
+ *
+ * A `plain` text (a text area whose component does not hold Dédalo's tags: an abstract, a note)
+ * is edited the same way, but offers no timecode or page tools and Ctrl+Enter is not a page
+ * break there: those tags mean nothing outside a transcription. Tags such a text already holds
+ * still show as chips, so they are neither lost nor broken.
  */
 
 import { css, html, LitElement } from 'lit';
@@ -127,6 +132,7 @@ export class DdTranscriptionEditor extends LitElement {
     speakers: { attribute: false },
     indexable: { type: Boolean },
     indexLabels: { attribute: false },
+    plain: { type: Boolean },
   };
   declare value: string;
   declare label: string;
@@ -139,6 +145,8 @@ export class DdTranscriptionEditor extends LitElement {
   declare indexable: boolean;
   /** The terms of each indexed passage, by tag id, as the list of passages names them. */
   declare indexLabels: Record<number, string>;
+  /** A text without Dédalo's tags: no timecode or page tools (see the top of this file). */
+  declare plain: boolean;
   private lastRange: Range | undefined;
   private rendered: string | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -151,6 +159,7 @@ export class DdTranscriptionEditor extends LitElement {
     this.speakers = [];
     this.indexable = false;
     this.indexLabels = {};
+    this.plain = false;
   }
 
   private get surface(): HTMLElement {
@@ -347,7 +356,7 @@ export class DdTranscriptionEditor extends LitElement {
   private onKeyDown = (e: KeyboardEvent) => {
     if (!e.isComposing && this.onPlayerKey(e)) return;
     if (this.readonly || e.isComposing) return;
-    if (isPageShortcut(e)) {
+    if (!this.plain && isPageShortcut(e)) {
       e.preventDefault();
       this.insertAndGoOn(this.nextPageTag());
       return;
@@ -664,7 +673,7 @@ export class DdTranscriptionEditor extends LitElement {
         spellcheck="true" @keyup=${this.remember} @mouseup=${this.remember} @input=${this.typed}
         @keydown=${this.onKeyDown} @mousedown=${this.onMouseDown} @click=${this.onChipClick} @beforeinput=${this.onBeforeInput} @blur=${this.emitIfChanged}></div>
       ${
-        this.readonly
+        this.readonly || this.plain
           ? ''
           : html`<div class="tools row">
             <input name="tc" aria-label=${t('timecodeToInsert')} placeholder="00:01:30" />
