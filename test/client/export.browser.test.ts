@@ -2,7 +2,8 @@
  * The section list's Export menu in Chromium against the real server (PGlite): both links
  * download the current list's records (the plain file with its BOM and the labels of the data
  * language, the Dédalo file with tipos), in English, Spanish and Catalan; screenshots of the open
- * menu at 1280, 1024 and 390 pixels go to test-screenshots/.
+ * menu at 1280, 1024 and 390 pixels go to test-screenshots/. From 1024 pixels up the list's table
+ * fits without scrolling sideways.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -108,6 +109,12 @@ describe.runIf(haveChromium)('the Export menu of a section list', () => {
       ] as const) {
         await page.setViewportSize({ width, height });
         await screenshot(page, `export-menu-${ui}-${width}`);
+        // From 1024 px up, the whole list fits beside the menu: its table never scrolls sideways.
+        if (width >= 1024)
+          expect(
+            await page.locator('.table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth),
+            `the list's table at ${width} px (${ui})`,
+          ).toBeLessThanOrEqual(0);
       }
       await page.setViewportSize({ width: 1280, height: 800 });
       const plain = await downloaded(plainLink);

@@ -83,12 +83,16 @@ export class DdSectionList extends LitElement {
       /* A container: the excerpts under a row measure themselves against it (cqw). */
       .table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 6px; container-type: inline-size; }
       tbody tr:hover { background: #f7fafc; }
-      td.id { width: 4rem; }
+      /* As wide as the longest id on the page, never wrapped: its room goes to the values. */
+      td.id, th:first-child { width: 1%; white-space: nowrap; }
       .pager { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
       dd-search-panel { margin-bottom: 0.75rem; }
-      th button.sort { all: unset; cursor: pointer; font-weight: 600; display: inline-flex; gap: 0.25rem; align-items: center; }
+      /* The arrow may go under its label (a space between them): a column is then as narrow as
+         its longest word, and at 1024 px a whole list fits beside the menu without scrolling. */
+      th button.sort { all: unset; cursor: pointer; font-weight: 600; }
+      @container (max-width: 60rem) { th, td { padding-inline: 0.35rem; } }
       th button.sort:focus-visible { outline: 2px solid var(--accent, #2b6cb0); outline-offset: 2px; }
-      th button.sort .arrow { font-size: 0.75rem; color: var(--muted, #4a5568); min-width: 0.75rem; }
+      th button.sort .arrow { display: inline-block; font-size: 0.75rem; color: var(--muted, #4a5568); min-width: 0.75rem; }
       tr.excerpts td { border-top: 0; padding-top: 0; }
       tr.excerpts ul { position: sticky; left: 0.5rem; max-width: min(60rem, calc(100cqw - 4.5rem)); margin: 0 0 0 3rem; padding-left: 1.1rem; font-size: 0.9rem; color: #2d3748; }
       @media (max-width: 640px) { tr.excerpts ul { margin-left: 0.5rem; max-width: calc(100cqw - 2rem); } }
@@ -423,7 +427,7 @@ export class DdSectionList extends LitElement {
     const active = this.sort?.column === column ? this.sort.dir : undefined;
     const ariaSort = active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none';
     return html`<th scope="col" aria-sort=${ariaSort}>
-      <button class="sort" title=${t('sortBy', { label })} @click=${() => this.sortBy(column)}>${label}<span class="arrow" aria-hidden="true">${active === 'asc' ? '▲' : active === 'desc' ? '▼' : '↕'}</span></button>
+      <button class="sort" title=${t('sortBy', { label })} @click=${() => this.sortBy(column)}>${label} <span class="arrow" aria-hidden="true">${active === 'asc' ? '▲' : active === 'desc' ? '▼' : '↕'}</span></button>
     </th>`;
   }
 
