@@ -355,6 +355,14 @@ for (const engine of workEngineCases()) {
       await name.getByRole('textbox').fill('Mercè');
       await name.getByRole('textbox').press('Tab');
       await name.getByRole('status').getByText('Saved', { exact: true }).waitFor();
+      // The full name is computed from name and surname by the server: shown read-only, and
+      // read again when its name was saved.
+      const fullName = dialog
+        .locator('component-input-text')
+        .filter({ has: page.locator('.head .label', { hasText: /^Full name$/ }) })
+        .getByRole('textbox');
+      await expect.poll(() => fullName.inputValue(), { timeout: 10_000 }).toBe('Mercè');
+      expect(await fullName.getAttribute('readonly')).not.toBeNull();
       await shots('finding-link-new-dialog-en');
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Done' }).click();

@@ -32,6 +32,9 @@ export const baseStyles = css`
     border: 1px solid #8a949e; border-radius: 4px; padding: 0.3rem 0.45rem; background: var(--paper);
     max-width: 100%;
   }
+  /* A field that cannot be typed in (read access only, computed, held by someone) does not look
+     like one that can: the page's wash behind it and a lighter border. */
+  input[readonly], textarea[readonly] { background: var(--wash); border-color: var(--line); }
   :focus-visible { outline: 3px solid #f2a900; outline-offset: 1px; }
   a { color: var(--accent); }
   .muted { color: var(--muted); }

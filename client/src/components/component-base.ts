@@ -27,7 +27,15 @@ import {
   type RefusedDetail,
   type SavedDetail,
 } from './pending-saves.js';
-import { type ChangeObject, type LockState, lockHolderSentence, type RecordStore } from './record-store.js';
+import {
+  announceSaved,
+  type ChangeObject,
+  type ComponentSavedDetail,
+  componentSaved,
+  type LockState,
+  lockHolderSentence,
+  type RecordStore,
+} from './record-store.js';
 import { keepUnsaved } from './unsaved-changes.js';
 
 /**
@@ -207,15 +215,18 @@ export class ComponentBase extends LitElement {
     }
   }
 
-  /** Reads this field's value (and version) afresh, unless this person has unsaved work in it. */
-  protected async refreshValue() {
+  /**
+   * Reads this field's value (and version) afresh, unless this person has unsaved work in it;
+   * `announce` tells a screen reader when another user's value came in.
+   */
+  protected async refreshValue(announce = true) {
     if (this.status === 'pending' || this.status === 'conflict' || pendingSaves.get(this.fieldKey)) return;
     try {
       const fresh = await this.store.readComponent(this.tipo, this.context.model, this.itemLang);
       if (fresh && JSON.stringify(fresh.entries) !== JSON.stringify(this.item?.entries ?? [])) {
         this.item = fresh;
         await this.resetInputs();
-        this.store.session.announce(t('refreshed', { label: this.label }));
+        if (announce) this.store.session.announce(t('refreshed', { label: this.label }));
       } else if (fresh) this.item = fresh;
     } catch {
       // Unreadable now: the save's version check still stops an overwrite.
@@ -236,11 +247,13 @@ export class ComponentBase extends LitElement {
     super.connectedCallback();
     pendingSaves.addEventListener('saved', this.onKeptSaved);
     pendingSaves.addEventListener('refused', this.onKeptRefused);
+    componentSaved.addEventListener('saved', this.onSourceSaved);
   }
 
   override disconnectedCallback() {
     pendingSaves.removeEventListener('saved', this.onKeptSaved);
     pendingSaves.removeEventListener('refused', this.onKeptRefused);
+    componentSaved.removeEventListener('saved', this.onSourceSaved);
     void this.releaseLock();
     super.disconnectedCallback();
   }
@@ -259,12 +272,28 @@ export class ComponentBase extends LitElement {
     }
   }
 
+  /** The components this one is computed from (`properties.computed.from`), if any. */
+  private get computedFrom(): readonly string[] {
+    const from = (this.context?.properties as { computed?: { from?: unknown } } | undefined)?.computed?.from;
+    return Array.isArray(from) ? from : [];
+  }
+
+  /** A component this one is computed from was saved in the same record: read the new value. */
+  private onSourceSaved = (e: Event) => {
+    const { sectionTipo, sectionId, tipo } = (e as CustomEvent<ComponentSavedDetail>).detail;
+    if (!this.store || !this.context || !this.computedFrom.includes(tipo)) return;
+    if (sectionTipo !== this.store.sectionTipo || sectionId !== this.store.sectionId) return;
+    // The person's own save made the change they see: nothing to announce.
+    void this.refreshValue(false);
+  };
+
   /** The app's retry saved this field's kept value: show the echo. */
   private onKeptSaved = (e: Event) => {
     const { key, echo } = (e as CustomEvent<SavedDetail>).detail;
     if (!this.store || key !== pendingKeyOf(this.fieldKey)) return;
     // The record's items too: a later re-render of the record shows this saved value.
     this.store.keep(echo.data ?? []);
+    announceSaved({ sectionTipo: this.store.sectionTipo, sectionId: this.store.sectionId, tipo: this.tipo });
     this.applyEcho(echo);
     this.status = 'saved';
     this.message = '';

@@ -44,6 +44,25 @@ export function lockHolderSentence(err: ApiError): string {
     : t('editingNow', { who });
 }
 
+/** What `componentSaved` announces: a component of a record was saved (its echo is kept). */
+export interface ComponentSavedDetail {
+  sectionTipo: string;
+  sectionId: number;
+  tipo: string;
+}
+
+/**
+ * Every component save this tab makes, as it is acknowledged (directly or by the retry of a kept
+ * save). The server writes a computed component (a full name made of name and surname) in the
+ * same transaction as its sources, and a save's echo holds the saved component only: a computed
+ * field on screen reads itself again when one of its sources was saved.
+ */
+export const componentSaved = new EventTarget();
+
+export function announceSaved(detail: ComponentSavedDetail): void {
+  componentSaved.dispatchEvent(new CustomEvent<ComponentSavedDetail>('saved', { detail }));
+}
+
 /** Identity of a data item in a read answer (the same column of the same record). */
 export const itemKey = (d: DataItem) =>
   `${d.tipo}|${String(d.section_tipo)}|${d.section_id}|${d.parent_tipo ?? ''}`;
@@ -89,15 +108,18 @@ export class RecordStore {
      */
     kept?: PendingSave,
   ): Promise<ReadResult & { created_section_id?: number }> {
+    const saved = { sectionTipo: this.sectionTipo, sectionId: this.sectionId, tipo };
     if (kept && keepable(model, changes)) {
       const echo = await pendingSaves.send(kept, this.session.api);
       this.keep(echo.data ?? []);
+      announceSaved(saved);
       return echo;
     }
     const answer = await this.session.api.call<ReadResult>(
       saveRqo(this.sectionTipo, this.sectionId, tipo, model, lang, changes, pageLimit, version),
     );
     this.keep(answer.data.data ?? []);
+    announceSaved(saved);
     // add_new_element: the new record's id is a top-level extension of the envelope.
     const created = answer.envelope.created_section_id;
     return typeof created === 'number' ? { ...answer.data, created_section_id: created } : answer.data;
