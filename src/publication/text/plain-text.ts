@@ -49,6 +49,15 @@ function isSpace(code: number): boolean {
   );
 }
 
+/**
+ * A character that stands for itself in plain text: not a space of any kind, not `&` (an
+ * entity may start there) and not a surrogate (pairs are mapped whole). Printable ASCII and the
+ * Latin, Greek and Cyrillic letters below U+1680 (the first space above U+00A0).
+ */
+function isOrdinary(code: number): boolean {
+  return code < 128 ? code > 32 && code !== 38 && code !== 127 : code > 0xa0 && code < 0x1680;
+}
+
 function separates(tag: Tag): boolean {
   return tag.kind !== 'html' || tag.block;
 }
@@ -80,6 +89,23 @@ export function toPlainText(
       continue;
     }
     let code = stored.charCodeAt(i);
+    if (isOrdinary(code)) {
+      // A run of ordinary characters and single spaces between them (the bulk of any text), up
+      // to the next tag or special character: each unit stands for itself, as below.
+      if (pending >= 0 && out.length > 0) out.push(32, pending, pending + 1);
+      pending = -1;
+      const runEnd = nextTag >= 0 && nextTag < stop ? nextTag : stop;
+      let j = i + 1;
+      for (;;) {
+        if (j < runEnd && isOrdinary(stored.charCodeAt(j))) j++;
+        else if (j + 1 < runEnd && stored.charCodeAt(j) === 32 && isOrdinary(stored.charCodeAt(j + 1)))
+          j += 2;
+        else break;
+      }
+      out.pushRun(stored, i, j);
+      i = j;
+      continue;
+    }
     let end = i + 1;
     if (code === 38 /* & */) {
       ENTITY.lastIndex = i;

@@ -15,7 +15,7 @@
  *   parenthesis, `cliff.` matches `cliff.`, and `cliff` matches `cliff` in `(cliff).` but not in
  *   `cliffs`.
  */
-import { type MappedText, MappedTextBuilder } from './mapped-text.js';
+import { type MappedText, MappedTextBuilder, stringOfUnits } from './mapped-text.js';
 
 /** A term of the search query language; the search parser's SearchTerm fits. */
 export interface WordTerm {
@@ -96,7 +96,6 @@ function foldOneTable(): Uint16Array {
   return table;
 }
 let foldScratch = new Uint16Array(4096);
-const FROM_CODES_CHUNK = 8192;
 
 /**
  * The folded text when every unit of `source` folds to exactly one unit (so offsets are the
@@ -114,12 +113,7 @@ function foldOneToOne(source: string): string | undefined {
     if (folded === 0) return undefined;
     codes[i] = folded;
   }
-  let text = '';
-  for (let i = 0; i < n; i += FROM_CODES_CHUNK) {
-    const chunk = codes.subarray(i, Math.min(n, i + FROM_CODES_CHUNK));
-    text += String.fromCharCode.apply(null, chunk as unknown as number[]);
-  }
-  return text;
+  return stringOfUnits(codes.subarray(0, n));
 }
 
 export function foldText(source: string): FoldedText {
@@ -184,9 +178,18 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** A term's words folded and re-split the way text is, so both sides agree on word boundaries. */
+/**
+ * A term's words folded and re-split the way text is, so both sides agree on word boundaries.
+ * Kept per term object: a search page matches the same terms against every row's text.
+ */
+const foldedWords = new WeakMap<WordTerm, string[]>();
 function foldTermWords(term: WordTerm): string[] {
-  return term.words.flatMap((w) => foldString(w).match(WORD) ?? []);
+  let words = foldedWords.get(term);
+  if (words === undefined) {
+    words = term.words.flatMap((w) => foldString(w).match(WORD) ?? []);
+    foldedWords.set(term, words);
+  }
+  return words;
 }
 
 /** Whether the folded code point that starts at `i` is a word character. */
@@ -213,10 +216,13 @@ function isOneWord(folded: string): boolean {
  * A literal term turned into what matches it: a term that is one word (the usual case) takes the
  * word index; anything with punctuation is searched as a substring of the folded text.
  */
+const literalMatchers = new WeakMap<LiteralTerm, { word: string } | { text: string } | undefined>();
 function literalMatcher(term: LiteralTerm): { word: string } | { text: string } | undefined {
+  if (literalMatchers.has(term)) return literalMatchers.get(term);
   const folded = foldString(term.literal);
-  if (folded.length === 0) return undefined;
-  return isOneWord(folded) ? { word: folded } : { text: folded };
+  const matcher = folded.length === 0 ? undefined : isOneWord(folded) ? { word: folded } : { text: folded };
+  literalMatchers.set(term, matcher);
+  return matcher;
 }
 
 /** A prepared text that can be searched for many terms. */

@@ -1,7 +1,114 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseTags } from '../../../src/common/text/tag-grammar.js';
 import { plainIndexAt, plainSlice, toPlainText } from '../../../src/publication/text/plain-text.js';
 
+/**
+ * The plain text one character at a time, as the module's contract says: tags out (bracket tags
+ * and block HTML owe a space), the basic entities decoded, whitespace collapsed (a space is
+ * written only before a visible character and never first), each unit mapped to its source.
+ * toPlainText copies runs of ordinary characters at once; it must give exactly this.
+ */
+function plainOneByOne(stored: string): { text: string; starts: number[]; ends: number[] } {
+  const ENTITIES: Record<string, string> = {
+    '&amp;': '&',
+    '&lt;': '<',
+    '&gt;': '>',
+    '&quot;': '"',
+    '&#39;': "'",
+    '&#039;': "'",
+    '&apos;': "'",
+    '&nbsp;': '\u00a0',
+  };
+  const tags = parseTags(stored);
+  const out = { text: '', starts: [] as number[], ends: [] as number[] };
+  const push = (unit: string, start: number, end: number) => {
+    out.text += unit;
+    out.starts.push(start);
+    out.ends.push(end);
+  };
+  let pending = -1;
+  let t = 0;
+  let i = 0;
+  while (i < stored.length) {
+    const tag = tags[t];
+    if (tag && tag.start === i) {
+      t++;
+      if ((tag.kind !== 'html' || tag.block) && pending < 0) pending = i;
+      i = tag.end;
+      continue;
+    }
+    const entity = /^&(?:amp|lt|gt|quot|apos|nbsp|#0?39);/.exec(stored.slice(i, i + 6));
+    const unit = entity ? ENTITIES[entity[0]]! : stored[i]!;
+    const end = entity ? i + entity[0].length : i + 1;
+    if (/\s/.test(unit)) {
+      if (pending < 0) pending = i;
+      i = end;
+      continue;
+    }
+    if (pending >= 0 && out.text.length > 0) push(' ', pending, pending + 1);
+    pending = -1;
+    const code = unit.charCodeAt(0);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < stored.length) {
+      push(unit, i, i + 2);
+      push(stored[i + 1]!, i, i + 2);
+      i += 2;
+      continue;
+    }
+    push(unit, i, end);
+    i = end;
+  }
+  return out;
+}
+
 describe('plain text with a position map', () => {
+  it('property: the same text and map as reading one character at a time', () => {
+    const piece = fc.constantFrom(
+      'palabra',
+      'Canción',
+      'ĳ',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u2003',
+      '&amp;',
+      '&nbsp;',
+      '&copy;',
+      '&',
+      '<p>',
+      '</p>',
+      '<em>',
+      '</em>',
+      '<br>',
+      '[TC_00:00:01.000_TC]',
+      '[index-n-1]',
+      '[/index-n-1]',
+      '[page-n-2]',
+      'a<b',
+      '😀',
+      '\ud800',
+      '\u0085',
+      '\u007f',
+      'Ω',
+      'ж',
+      '’',
+      '.',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const stored = pieces.join('');
+        const plain = toPlainText(stored);
+        const want = plainOneByOne(stored);
+        expect(plain.text).toBe(want.text);
+        expect([...plain.starts]).toEqual(want.starts);
+        expect([...plain.ends]).toEqual(want.ends);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('removes tags and inline HTML and maps every character back to the stored text', () => {
     const stored = '[TC_00:00:01_TC]<p>[person-n-1-A-data:{}:data] Hola <strong>mundo</strong>.</p>';
     const plain = toPlainText(stored);
