@@ -177,29 +177,181 @@ function namedTag(
   return { kind: 'other', start, end, name, closing };
 }
 
-/** Every tag of `stored`, in text order, with its offsets. Never throws. */
-/** The tags of `stored` that start before `limit` (all of them by default), in text order. */
-export function parseTags(stored: string, limit = Number.POSITIVE_INFINITY): Tag[] {
+/** The same grammar anchored at one position (every alternative starts with `[` or `<`). */
+const TAG_AT = new RegExp(TAG.source, 'y');
+
+/** The tag the grammar reads in the match `m` at `start`. */
+function tagOfMatch(m: RegExpExecArray, start: number): Tag {
+  const end = start + m[0].length;
+  if (m[1] !== undefined) return { kind: 'tc-range', start, end, tcIn: Number(m[1]), tcOut: Number(m[2]) };
+  if (m[3] !== undefined) {
+    const ms = m[6] === undefined ? 0 : Number(m[6].padEnd(3, '0'));
+    const seconds = Number(m[3]) * 3600 + Number(m[4]) * 60 + Number(m[5]) + ms / 1000;
+    return { kind: 'tc-point', start, end, seconds };
+  }
+  if (m[8] !== undefined) return namedTag(start, end, m[7] === '/', m[8], m[9]!, m[10]);
+  if (m[11] !== undefined) return { kind: 'html', start, end, name: '!--', closing: false, block: false };
+  const name = m[13]!.toLowerCase();
+  return { kind: 'html', start, end, name, closing: m[12] === '/', block: BLOCK_ELEMENTS.has(name) };
+}
+
+const digitAt = (s: string, i: number): number => {
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+};
+
+/**
+ * The grammar read by the one regular expression over the whole text: what parseTags answers,
+ * at more cost (a match object and captured strings per tag). The definition the tests hold
+ * parseTags to.
+ */
+export function readTagsWithGrammar(stored: string, limit = Number.POSITIVE_INFINITY): Tag[] {
   const tags: Tag[] = [];
   for (const m of stored.matchAll(TAG)) {
-    const start = m.index;
-    // The scan runs on the whole text, so the tags before `limit` are the whole text's.
-    if (start >= limit) break;
-    const end = start + m[0].length;
-    if (m[1] !== undefined) {
-      tags.push({ kind: 'tc-range', start, end, tcIn: Number(m[1]), tcOut: Number(m[2]) });
-    } else if (m[3] !== undefined) {
-      const ms = m[6] === undefined ? 0 : Number(m[6].padEnd(3, '0'));
-      const seconds = Number(m[3]) * 3600 + Number(m[4]) * 60 + Number(m[5]) + ms / 1000;
-      tags.push({ kind: 'tc-point', start, end, seconds });
-    } else if (m[8] !== undefined) {
-      tags.push(namedTag(start, end, m[7] === '/', m[8], m[9]!, m[10]));
-    } else if (m[11] !== undefined) {
-      tags.push({ kind: 'html', start, end, name: '!--', closing: false, block: false });
-    } else {
-      const name = m[13]!.toLowerCase();
-      tags.push({ kind: 'html', start, end, name, closing: m[12] === '/', block: BLOCK_ELEMENTS.has(name) });
+    if (m.index >= limit) break;
+    tags.push(tagOfMatch(m as RegExpExecArray, m.index));
+  }
+  return tags;
+}
+
+/**
+ * `[TC_h:mm:ss(.mmm)_TC]` at `start` read without the regular expression (the commonest tag of a
+ * transcription): exactly what the grammar's second alternative matches there, or undefined.
+ */
+function tcPointAt(s: string, start: number): Tag | undefined {
+  let i = start + 4; // after `[TC_`
+  let hours = 0;
+  let n = 0;
+  for (let d = digitAt(s, i); d >= 0 && n < 3; d = digitAt(s, i)) {
+    hours = hours * 10 + d;
+    i++;
+    n++;
+  }
+  if (n === 0 || s.charCodeAt(i) !== 58 /* : */) return undefined;
+  const m1 = digitAt(s, i + 1);
+  const m2 = digitAt(s, i + 2);
+  if (m1 < 0 || m1 > 5 || m2 < 0 || s.charCodeAt(i + 3) !== 58) return undefined;
+  const s1 = digitAt(s, i + 4);
+  const s2 = digitAt(s, i + 5);
+  if (s1 < 0 || s1 > 5 || s2 < 0) return undefined;
+  i += 6;
+  let ms = 0;
+  const sep = s.charCodeAt(i);
+  if (sep === 46 /* . */ || sep === 44 /* , */) {
+    let k = 0;
+    let scale = 100;
+    for (let d = digitAt(s, i + 1); d >= 0 && k < 3; d = digitAt(s, i + 1 + k)) {
+      ms += d * scale;
+      scale /= 10;
+      k++;
     }
+    // `.` with no digit, or a fourth digit: not this alternative (the regex backtracks the
+    // optional part and then needs `_TC]` right after the seconds, which a `.` is not).
+    if (k === 0) return undefined;
+    i += 1 + k;
+  }
+  if (!s.startsWith('_TC]', i)) return undefined;
+  const seconds = hours * 3600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2 + ms / 1000;
+  return { kind: 'tc-point', start, end: i + 4, seconds };
+}
+
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlnum = (c: number) => isLetter(c) || (c >= 48 && c <= 57);
+
+/**
+ * An element with no attributes, `<em>` or `</em>`, at `start` (the commonest markup), or
+ * undefined: the grammar's last alternative with a name of 1-21 letters and digits and nothing
+ * between it and `>`.
+ */
+function bareElementAt(s: string, start: number): Tag | undefined {
+  const closing = s.charCodeAt(start + 1) === 47; /* / */
+  const from = start + (closing ? 2 : 1);
+  if (!isLetter(s.charCodeAt(from))) return undefined;
+  let i = from + 1;
+  while (i - from < 21 && isAlnum(s.charCodeAt(i))) i++;
+  if (s.charCodeAt(i) !== 62 /* > */) return undefined;
+  const name = s.slice(from, i).toLowerCase();
+  return { kind: 'html', start, end: i + 1, name, closing, block: BLOCK_ELEMENTS.has(name) };
+}
+
+/** The end of 1 to `max` digits at `i`, or -1. */
+function digitsEnd(s: string, i: number, max: number): number {
+  let j = i;
+  while (j - i < max && digitAt(s, j) >= 0) j++;
+  return j > i ? j : -1;
+}
+
+/** The end of the grammar's `\d{1,9}(?:\.\d{1,6})?` at `i` when `next` follows it, or -1. */
+function timeEnd(s: string, i: number, next: number): number {
+  const whole = digitsEnd(s, i, 9);
+  if (whole < 0) return -1;
+  if (s.charCodeAt(whole) === next) return whole;
+  if (s.charCodeAt(whole) !== 46 /* . */) return -1;
+  const fraction = digitsEnd(s, whole + 1, 6);
+  return fraction >= 0 && s.charCodeAt(fraction) === next ? fraction : -1;
+}
+
+/** `[tc-1.5-42]` at `start` (the grammar's first alternative), or undefined. */
+function tcRangeAt(s: string, start: number): Tag | undefined {
+  const a = start + 4; // after `[tc-`
+  const aEnd = timeEnd(s, a, 45 /* - */);
+  if (aEnd < 0) return undefined;
+  const bEnd = timeEnd(s, aEnd + 1, 93 /* ] */);
+  if (bEnd < 0) return undefined;
+  // Number() of the digits as written: the same double as the grammar's Number(m[1]).
+  const tcIn = Number(s.slice(a, aEnd));
+  const tcOut = Number(s.slice(aEnd + 1, bEnd));
+  return { kind: 'tc-range', start, end: bEnd + 1, tcIn, tcOut };
+}
+
+/** `[index-n-12]` or `[/index-n-12]` at `start`, nothing more in the tag, or undefined. */
+function indexAt(s: string, start: number, closing: boolean): Tag | undefined {
+  const at = start + (closing ? 8 : 7); // after `[index-` or `[/index-`
+  const state = s.charCodeAt(at);
+  if (!isLetter(state) || s.charCodeAt(at + 1) !== 45 /* - */) return undefined;
+  const end = digitsEnd(s, at + 2, 6);
+  if (end < 0 || s.charCodeAt(end) !== 93 /* ] */) return undefined;
+  const tagId = Number(s.slice(at + 2, end));
+  return { kind: closing ? 'index-close' : 'index-open', start, end: end + 1, state: s[at]!, tagId };
+}
+
+/** The commonest bracket tags at `start` read by hand, or undefined (the grammar decides). */
+function bracketTagAt(s: string, start: number): Tag | undefined {
+  if (s.startsWith('[TC_', start)) return tcPointAt(s, start);
+  if (s.startsWith('[tc-', start)) return tcRangeAt(s, start);
+  if (s.startsWith('[index-', start)) return indexAt(s, start, false);
+  if (s.startsWith('[/index-', start)) return indexAt(s, start, true);
+  return undefined;
+}
+
+/**
+ * The tags of `stored` that start before `limit` (all of them by default), in text order, with
+ * their offsets. Never throws. Each `[` or `<` is a place a tag may start: the commonest tags
+ * are read there by hand (no match object, no captured strings: a tenth of the allocations of a
+ * search's fragments), anything else by the grammar anchored there.
+ */
+export function parseTags(stored: string, limit = Number.POSITIVE_INFINITY): Tag[] {
+  const tags: Tag[] = [];
+  const stop = Math.min(limit, stored.length);
+  let bracket = stored.indexOf('[');
+  let angle = stored.indexOf('<');
+  let from = 0;
+  for (;;) {
+    if (bracket >= 0 && bracket < from) bracket = stored.indexOf('[', from);
+    if (angle >= 0 && angle < from) angle = stored.indexOf('<', from);
+    const at = bracket < 0 ? angle : angle < 0 ? bracket : Math.min(bracket, angle);
+    // The scan runs on the whole text, so the tags before `limit` are the whole text's.
+    if (at < 0 || at >= stop) break;
+    let tag = at === bracket ? bracketTagAt(stored, at) : bareElementAt(stored, at);
+    if (tag === undefined) {
+      TAG_AT.lastIndex = at;
+      const m = TAG_AT.exec(stored);
+      if (m) tag = tagOfMatch(m, at);
+    }
+    if (tag) {
+      tags.push(tag);
+      from = tag.end;
+    } else from = at + 1;
   }
   return tags;
 }

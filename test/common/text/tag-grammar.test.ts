@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTags } from '../../../src/common/text/tag-grammar.js';
+import { parseTags, readTagsWithGrammar } from '../../../src/common/text/tag-grammar.js';
 
 describe('tag grammar', () => {
   it('reads timecode ranges with decimal seconds and their offsets', () => {
@@ -86,6 +87,80 @@ describe('tag grammar', () => {
     expect(parseTags('x [index-n-] y')).toEqual([
       { kind: 'other', start: 2, end: 12, name: 'index', closing: false },
     ]);
+  });
+
+  it('property: the same tags as the grammar read by its regular expression, near misses included', () => {
+    const piece = fc.constantFrom(
+      'texto ',
+      ' ',
+      '[TC_00:01:02.500_TC]',
+      '[TC_00:01:02_TC]',
+      '[TC_1:02:03,5_TC]',
+      '[TC_123:59:59.999_TC]',
+      '[TC_1234:00:00_TC]',
+      '[TC_00:60:00_TC]',
+      '[TC_00:00:60_TC]',
+      '[TC_00:00:00.1234_TC]',
+      '[TC_00:00:00._TC]',
+      '[TC_00:00:00.05_TC]',
+      '[TC_:00:00_TC]',
+      '[TC_00:00:00_TC',
+      '[TC_',
+      '[tc-1.5-2]',
+      '[tc-123456789.123456-2]',
+      '[tc-1234567890-2]',
+      '[tc-1.1234567-2]',
+      '[tc-1.-2]',
+      '[tc-.5-2]',
+      '[tc-1-2.5x]',
+      '[tc-1-2',
+      '[index-n-1234567]',
+      '[index-nn-1]',
+      '[index-n-1-x]',
+      '[index-n-]',
+      '[/index-N-123456]',
+      '<EM>',
+      '<em/>',
+      '</em >',
+      '<h1>',
+      '<1>',
+      '<abcdefghijabcdefghija>',
+      '<abcdefghijabcdefghijab>',
+      '[index-n-3]',
+      '[/index-n-3]',
+      '[page-n-2-label-data:iv:data]',
+      '[person-n-7-Ana_Pérez-data:{"section_tipo":"rsc197","section_id":"7"}:data]',
+      '[note-n-1-data:[x]:data]',
+      '[foo-1]',
+      '<p>',
+      '</p>',
+      '<br>',
+      '<br/>',
+      '<br />',
+      '<P>',
+      '<p class="x">',
+      '</p x>',
+      '<pre>',
+      '<strong>',
+      '</strong>',
+      '<!-- c -->',
+      '<!--',
+      'a<b',
+      '<',
+      '[',
+      ']',
+      '<p',
+      '[[TC_00:00:01_TC]',
+      '<<p>',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.nat(400), (pieces, limit) => {
+        const stored = pieces.join('');
+        expect(parseTags(stored)).toEqual(readTagsWithGrammar(stored));
+        expect(parseTags(stored, limit)).toEqual(readTagsWithGrammar(stored, limit));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('never throws on arbitrary input', () => {
