@@ -8,9 +8,10 @@
  * (client/src/text/transcription-segments.ts, bundled by Vite), so it imports nothing and uses
  * nothing of Node.
  *
- * The scan is a single regular expression with bounded repetitions, so hostile input costs
- * linear-ish time and never backtracks catastrophically. Something that only looks like a tag
- * (`[foo-1]`, a lone `<` in `a<b`) is not a tag and stays text.
+ * The grammar is a single regular expression with bounded repetitions, so hostile input costs
+ * linear-ish time and never backtracks catastrophically; parseTags tries it only where a tag can
+ * start (a `[` or `<`), after reading the commonest tags there by hand. Something that only looks
+ * like a tag (`[foo-1]`, a lone `<` in `a<b`) is not a tag and stays text.
  */
 
 export interface TcRangeTag {
