@@ -55,6 +55,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string' },
+    // Requests per second for every load test instead of as many as the server takes.
+    rate: { type: 'string' },
     port: { type: 'string', default: '3190' },
     soak: { type: 'string', default: '0' },
     samples: { type: 'string', default: '40' },
@@ -66,6 +68,14 @@ const { values: args } = parseArgs({
 const SECONDS = Number(args.seconds ?? '10');
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections ?? '50');
+/**
+ * `--rate N`: every load test sends N requests/s (autocannon's overallRate) instead of saturating
+ * the server. The server then never waits for a core the load generator or the database holds,
+ * and its CPU per request is the steady figure to compare two builds by; the req/s ratios mean
+ * nothing at a fixed rate, so the report gives the CPU per request against bare Fastify's at the
+ * same rate instead.
+ */
+const RATE = args.rate === undefined ? undefined : Number(args.rate);
 const ENGINES = String(args.engines ?? 'sqlite,mariadb').split(',') as Fixture['engine'][];
 const PORT = Number(args.port);
 const BARE_PORT = PORT + 1;
@@ -294,6 +304,7 @@ async function loadTest(port: number, sc: BenchScenario, f: Fixture, seconds: nu
     duration: seconds,
     timeout: 30, // the server's own time-out (REQUEST_TIMEOUT_MS, 15 s) answers 504 first
     requests: [requestOf(sc, f)],
+    ...(RATE !== undefined ? { overallRate: RATE } : {}),
   });
   return {
     requestsPerSec: result.requests.average,
@@ -391,7 +402,9 @@ async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[])
             );
       const cpuRatio = cpuPerRequest / bare.cpuUs;
       const verdict =
-        sc.cpuTarget !== undefined
+        RATE !== undefined
+          ? `fixed rate: CPU ${fmt(cpuRatio, 2)}x bare`
+          : sc.cpuTarget !== undefined
           ? `CPU ${fmt(cpuRatio, 2)}x bare (<= ${sc.cpuTarget}) ${cpuRatio <= sc.cpuTarget ? 'met' : 'MISSED'}`
           : sc.target === undefined
             ? ''
@@ -414,7 +427,7 @@ async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[])
 async function bench(): Promise<void> {
   const scenarios = selectedScenarios();
   const lines = [
-    `${new Date().toISOString()}; ${SECONDS}s per measurement after ${WARMUP}s of warm-up; ${CONNECTIONS} connections; load average at start ${load()}`,
+    `${new Date().toISOString()}; ${SECONDS}s per measurement after ${WARMUP}s of warm-up; ${CONNECTIONS} connections${RATE !== undefined ? `; a fixed ${RATE} requests/s` : ''}; load average at start ${load()}`,
     '',
     '| engine | fixture | scenario | API req/s | API p99 ms | baseline | baseline req/s | baseline p99 ms | req/s ratio | target | bound | p99 ratio | server CPU us/request | load generator CPU us/request | server peak RSS MB | errors |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
