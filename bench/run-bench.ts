@@ -405,10 +405,10 @@ async function runBlock(f: Fixture, scenarios: BenchScenario[], lines: string[])
         RATE !== undefined
           ? `fixed rate: CPU ${fmt(cpuRatio, 2)}x bare`
           : sc.cpuTarget !== undefined
-          ? `CPU ${fmt(cpuRatio, 2)}x bare (<= ${sc.cpuTarget}) ${cpuRatio <= sc.cpuTarget ? 'met' : 'MISSED'}`
-          : sc.target === undefined
-            ? ''
-            : `${sc.target} ${ratio >= sc.target ? 'met' : bound < sc.target ? 'MISSED, above the bound' : 'MISSED'}`;
+            ? `CPU ${fmt(cpuRatio, 2)}x bare (<= ${sc.cpuTarget}) ${cpuRatio <= sc.cpuTarget ? 'met' : 'MISSED'}`
+            : sc.target === undefined
+              ? ''
+              : `${sc.target} ${ratio >= sc.target ? 'met' : bound < sc.target ? 'MISSED, above the bound' : 'MISSED'}`;
       const baseName = sc.baseline === 'bare-fastify' ? 'bare Fastify 204' : 'SQL';
       out(
         `| ${f.engine} | ${f.name} | ${sc.id} | ${fmt(api.requestsPerSec)} | ${fmt(api.p99Ms, 1)} | ${baseName} | ${fmt(base.requestsPerSec)} | ${fmt(base.p99Ms, 1)} | ${fmt(ratio, 2)} | ${verdict} | ${fmt(bound, 2)} | ${fmt(api.p99Ms / Math.max(base.p99Ms, 0.01), 2)} | ${fmt(cpuPerRequest)} | ${fmt(loadgenUs)} | ${mem.peak} | ${api.errors} |`,
