@@ -3,13 +3,13 @@
  * of the source it came from. Plain text and folded text are built this way; typed arrays keep
  * that cheap on transcriptions of a few hundred thousand characters.
  */
+import { endianness } from 'node:os';
+
 export interface MappedText {
   text: string;
   starts: Int32Array;
   ends: Int32Array;
 }
-
-import { endianness } from 'node:os';
 
 const CHUNK = 8192;
 const LITTLE_ENDIAN = endianness() === 'LE';

@@ -51,8 +51,9 @@ function isSpace(code: number): boolean {
 
 /**
  * A character that stands for itself in plain text: not a space of any kind, not `&` (an
- * entity may start there) and not a surrogate (pairs are mapped whole). Printable ASCII and the
- * Latin, Greek and Cyrillic letters below U+1680 (the first space above U+00A0).
+ * entity may start there) and not a surrogate (pairs are mapped whole): printable ASCII, and
+ * U+00A1 to U+167F (Latin, Greek, Cyrillic and their marks, up to the first space after U+00A0).
+ * Anything else takes the general path below, which gives the same result.
  */
 function isOrdinary(code: number): boolean {
   return code < 128 ? code > 32 && code !== 38 && code !== 127 : code > 0xa0 && code < 0x1680;
