@@ -1022,16 +1022,20 @@ for (const engine of workEngineCases()) {
         expect(await p.evaluate(() => document.querySelector('dd-app')?.shadowRoot?.activeElement?.id)).toBe(
           'main',
         );
-        // Tab into the list: the first record link, then Enter opens it.
-        for (let i = 0; i < 20; i++) {
+        // Tab into the list: the first record link, then Enter opens it. The rows come after the
+        // heading (their read is a second request): on a slow machine the Tabs went past the
+        // header controls before any row was there.
+        await p.getByRole('link', { name: /^Open record/ }).first().waitFor();
+        let label: string | null | undefined;
+        for (let i = 0; i < 20 && !label?.startsWith('Open record'); i++) {
           await p.keyboard.press('Tab');
-          const label = await p.evaluate(() => {
+          label = await p.evaluate(() => {
             let el: Element | null | undefined = document.activeElement;
             while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
             return el?.getAttribute('aria-label');
           });
-          if (label?.startsWith('Open record')) break;
         }
+        expect(label, 'the first record link is reached with Tab').toMatch(/^Open record/);
         await p.keyboard.press('Enter');
         await p.getByRole('heading', { name: /^Interviews \d+/ }).waitFor();
         await p.getByRole('button', { name: 'Delete…' }).focus();
