@@ -1025,7 +1025,10 @@ for (const engine of workEngineCases()) {
         // Tab into the list: the first record link, then Enter opens it. The rows come after the
         // heading (their read is a second request): on a slow machine the Tabs went past the
         // header controls before any row was there.
-        await p.getByRole('link', { name: /^Open record/ }).first().waitFor();
+        await p
+          .getByRole('link', { name: /^Open record/ })
+          .first()
+          .waitFor();
         let label: string | null | undefined;
         for (let i = 0; i < 20 && !label?.startsWith('Open record'); i++) {
           await p.keyboard.press('Tab');
