@@ -22,7 +22,7 @@ export interface PlainText {
 }
 
 /** Only the entities the publishing process writes; anything else stays as typed. */
-const ENTITIES: Record<string, string> = {
+export const ENTITIES: Readonly<Record<string, string>> = {
   '&amp;': '&',
   '&lt;': '<',
   '&gt;': '>',

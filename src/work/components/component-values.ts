@@ -140,6 +140,11 @@ function computedRule(node: OntologyNode): ComputedRule | undefined {
   };
 }
 
+/** Whether the server computes `node` from others (and so refuses a save of it). */
+export function isComputedComponent(node: OntologyNode): boolean {
+  return computedRule(node) !== undefined;
+}
+
 export function componentSpec(ontology: Ontology, node: OntologyNode): ComponentSpec {
   if (!isComponentModel(node.model)) throw new Error(`${node.tipo} is not a component`);
   const model = node.model;

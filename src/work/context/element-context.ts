@@ -10,7 +10,7 @@
  * first two list columns of its target section.
  */
 import type { UserAccess } from '../auth/permissions.js';
-import { componentSpec } from '../components/component-values.js';
+import { isComputedComponent } from '../components/component-values.js';
 import {
   isAreaModel,
   isComponentModel,
@@ -279,9 +279,7 @@ export function elementContext(
       ...base,
       // A computed component (a full name made of name and surname) is written by the server
       // alone, which refuses a save of it: offered as read-only, never as a field to type in.
-      ...(componentSpec(ontology, node).computed
-        ? { permissions: Math.min(base.permissions as number, 1) }
-        : {}),
+      ...(isComputedComponent(node) ? { permissions: Math.min(base.permissions as number, 1) } : {}),
       translatable: node.translatable === true,
       sortable: !NOT_IN_LIST.has(node.model),
     };
